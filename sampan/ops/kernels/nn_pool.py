@@ -1,10 +1,12 @@
 """pool2d and pool2d_grad: max / average pooling with Paddle's padding, ceil, adaptive rules.
 
 Average pooling (every variant) is a product with two small [out, in] averaging
-matrices, one per spatial axis. Max pooling of small regular windows loops over the
-kernel taps, each a strided slice of the -inf padded input, so the work is a few
-whole-array operations; adaptive and large windows are gathered through per-axis tap
-tables (the input index each window reads at each tap) and reduced at once.
+matrices, one per spatial axis. Max pooling of small regular windows is separable: the
+maximum along W of each window row, then the maximum of those along H, each a loop over
+that axis's taps (strided slices of the -inf padded input), so a 2x2 window costs two
+whole-array operations; its gradient runs the same two passes backwards. Adaptive and
+large windows are gathered through per-axis tap tables (the input index each window
+reads at each tap) and reduced at once.
 """
 import numpy as np
 
@@ -13,7 +15,7 @@ from ..infer_meta.nn_geometry import adaptive_bounds, pool_geometry
 __all__ = ["pool2d", "pool2d_grad"]
 
 TAP_LOOP_LIMIT = 25
-"""Regular windows with at most this many taps are max-pooled tap by tap."""
+"""Regular windows with at most this many taps are max-pooled axis by axis, tap by tap."""
 
 
 def _to_nchw(x, data_format):
@@ -102,12 +104,18 @@ class _Windows:
         """True when max pooling goes tap by tap: regular windows of few taps."""
         return not self.adaptive and self.kernel_hw[0] * self.kernel_hw[1] <= TAP_LOOP_LIMIT
 
-    def tap_slices(self):
-        """NCHW index (strided slices of padded() arrays) of every tap of regular windows,
-        in row-major order."""
-        (kh, kw), (oh, ow), (sh, sw) = self.kernel_hw, self.out_hw, self.strides
-        return [(slice(None), slice(None), slice(i, i + (oh - 1) * sh + 1, sh),
-                 slice(j, j + (ow - 1) * sw + 1, sw)) for i in range(kh) for j in range(kw)]
+    def axis_taps(self, axis):
+        """Index (a strided slice of an NCHW array's spatial axis 2 or 3) of every tap of the
+        regular windows along that axis, in tap order."""
+        kernel, count, stride = (self.kernel_hw[axis - 2], self.out_hw[axis - 2],
+                                 self.strides[axis - 2])
+        lead = (slice(None),) * axis
+        return [lead + (slice(t, t + (count - 1) * stride + 1, stride),) for t in range(kernel)]
+
+    def tiles(self, axis, size):
+        """True when the windows along `axis` cover an array of that size exactly once."""
+        i = axis - 2
+        return self.strides[i] == self.kernel_hw[i] and self.out_hw[i] * self.strides[i] == size
 
     def gather(self, xp):
         """All windows of a padded() array: [N, C, OH, OW, taps] in row-major tap order."""
@@ -129,28 +137,63 @@ class _Windows:
         return xp[:, :, top:top + self.in_hw[0], left:left + self.in_hw[1]]
 
 
+def _max_along(a, axis, windows):
+    """Maxima of the regular windows along one spatial axis of an NCHW array (copied)."""
+    taps = windows.axis_taps(axis)
+    if len(taps) == 1:
+        return a[taps[0]].copy()
+    out = np.maximum(a[taps[0]], a[taps[1]])
+    for index in taps[2:]:
+        np.maximum(out, a[index], out=out)
+    return out
+
+
+def _max_grad_along(a, m, m_grad, axis, windows):
+    """Gradient with respect to a of m = _max_along(a, axis): each window's gradient goes to
+    its first tap equal to the maximum. Windows that tile the axis write their taps'
+    shares straight into the result; overlapping ones add them up."""
+    taps = windows.axis_taps(axis)
+    if windows.tiles(axis, a.shape[axis]):
+        grad = np.empty(a.shape, m_grad.dtype)
+        _split_by_first_max(a, m, m_grad, taps, [grad[index] for index in taps])
+        return grad
+    grad = np.zeros(a.shape, m_grad.dtype)
+    shares = np.empty((len(taps),) + m_grad.shape, m_grad.dtype)
+    _split_by_first_max(a, m, m_grad, taps, shares)
+    for index, share in zip(taps, shares):
+        grad[index] += share
+    return grad
+
+
+def _split_by_first_max(a, m, m_grad, taps, shares):
+    """Fill shares[t] with the part of m_grad whose window has its first maximum at tap t
+    (what no earlier tap keeps passes on; the last tap keeps the rest)."""
+    remaining = m_grad
+    if len(taps) == 1:
+        shares[0][...] = m_grad
+    for t, index in enumerate(taps[:-1]):
+        # compare a contiguous copy: numpy compares strided float slices ~3x slower
+        missed = np.ascontiguousarray(a[index]) != m
+        np.multiply(remaining, missed, out=shares[t + 1])
+        np.subtract(remaining, shares[t + 1], out=shares[t])
+        remaining = shares[t + 1]
+
+
 def _max_pool(xp, windows):
     """Window maxima of a -inf padded NCHW array."""
     if not windows.loops_over_taps():
         return windows.gather(xp).max(axis=-1)
-    taps = windows.tap_slices()
-    out = xp[taps[0]].copy()
-    for index in taps[1:]:
-        np.maximum(out, xp[index], out=out)
-    return out
+    return _max_along(_max_along(xp, 3, windows), 2, windows)
 
 
 def _max_pool_grad(xp, out, out_grad, windows):
-    """out_grad sent to the first tap (row-major) of each window that equals its maximum."""
+    """out_grad sent to the first tap (row-major) of each window that equals its maximum:
+    the first row holding the maximum (H pass), then the first column in it (W pass)."""
     if not windows.loops_over_taps():
         return windows.crop(_gathered_max_grad(xp, out_grad, windows))
-    grad = np.zeros(xp.shape, out_grad.dtype)
-    remaining = out_grad.copy()
-    for index in windows.tap_slices():
-        taken = remaining * (xp[index] == out)
-        grad[index] += taken
-        remaining -= taken
-    return windows.crop(grad)
+    row_max = _max_along(xp, 3, windows)
+    row_grad = _max_grad_along(row_max, out, out_grad, 2, windows)
+    return windows.crop(_max_grad_along(xp, row_max, row_grad, 3, windows))
 
 
 def _gathered_max_grad(xp, out_grad, windows):
