@@ -4,8 +4,14 @@ Internally images use the CHWN layout (channels, height, width, batch): the bloc
 kernel tap sees is then made of long contiguous runs, which makes the im2col / col2im
 copies cheap, and every product is one (grouped) matmul over C*kh*kw. Measured faster
 here than einsum over sliding windows for the LeNet shapes.
+
+The im2col columns are a strided view of the padded input (no copy). Products read them
+a band of output rows at a time, copied into a contiguous block small enough to stay in
+cache: one product over all columns is several times slower with OpenBLAS on these thin
+matrices, and the whole copy (25x the input for a 5x5 kernel) would stream through memory.
 """
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..infer_meta.nn_geometry import (conv_output_hw, conv_transpose_output_hw,
                                       resolve_paddings, split_layout)
@@ -15,8 +21,8 @@ __all__ = ["conv2d", "conv2d_grad", "conv2d_transpose", "conv2d_transpose_grad"]
 _TO_CHWN = {"NCHW": (1, 2, 3, 0), "NHWC": (3, 1, 2, 0)}
 _FROM_CHWN = {"NCHW": (3, 0, 1, 2), "NHWC": (3, 1, 2, 0)}
 _NO_PADDING = (0, 0, 0, 0)
-_CHUNK = 4096
-"""Length of the pieces a long reduction is split into (OpenBLAS is slow on thin products)."""
+_BAND_BYTES = 512 * 1024
+"""Size of the column block copied per band of output rows (fits in a core's L2 cache)."""
 
 
 def _to_chwn(x, data_format, pads=_NO_PADDING):
@@ -47,13 +53,25 @@ def _tap_block(i, j, out_hw, strides, dilations):
 
 
 def _im2col(xp, kernel_hw, out_hw, strides, dilations):
-    """Columns [C, kh, kw, Ho, Wo, N] of a padded CHWN input, one copied block per kernel tap."""
-    c, n = xp.shape[0], xp.shape[3]
-    cols = np.empty((c, *kernel_hw, *out_hw, n), xp.dtype)
-    for i in range(kernel_hw[0]):
-        for j in range(kernel_hw[1]):
-            cols[:, i, j] = xp[_tap_block(i, j, out_hw, strides, dilations)]
-    return cols
+    """Columns [C, kh, kw, Ho, Wo, N] of a padded CHWN input: a read-only strided view."""
+    sc, sh, sw, sn = xp.strides
+    shape = (xp.shape[0], *kernel_hw, *out_hw, xp.shape[3])
+    steps = (sc, sh * dilations[0], sw * dilations[1], sh * strides[0], sw * strides[1], sn)
+    return as_strided(xp, shape, steps, writeable=False)
+
+
+def _bands(cols):
+    """Slices of output rows whose column block fits in _BAND_BYTES."""
+    rows = cols.shape[3]
+    per_row = cols[:, :, :, 0].nbytes
+    step = max(1, min(rows, _BAND_BYTES // per_row))
+    return [slice(start, start + step) for start in range(0, rows, step)]
+
+
+def _band_matrix(cols, band, groups):
+    """The columns of one band of output rows as a contiguous [G, C/G*kh*kw, positions]."""
+    block = np.ascontiguousarray(cols[:, :, :, band])
+    return block.reshape(groups, -1, block[0, 0, 0].size)
 
 
 def _col2im(cols, padded_hw, strides, dilations):
@@ -73,24 +91,19 @@ def _filter_matrices(filt, groups):
 
 def _conv_cols(cols, filt, groups):
     """Convolution from im2col columns [C, kh, kw, Ho, Wo, N]: [O, Ho, Wo, N]."""
-    out = _filter_matrices(filt, groups) @ cols.reshape(groups, -1, cols[0, 0, 0].size)
-    return out.reshape(filt.shape[0], *cols.shape[3:])
+    o, (ho, wo, n) = filt.shape[0], cols.shape[3:]
+    mats = _filter_matrices(filt, groups)
+    out = np.empty((groups, o // groups, ho, wo * n), np.result_type(filt, cols))
+    for band in _bands(cols):
+        rows = out[:, :, band]
+        np.matmul(mats, _band_matrix(cols, band, groups),
+                  out=rows.reshape(rows.shape[:2] + (-1,)))
+    return out.reshape(o, ho, wo, n)
 
 
 def _conv_chwn(xp, filt, groups, out_hw, strides, dilations):
     """Convolution of a padded CHWN input with filter [O, Cg, kh, kw]: [O, Ho, Wo, N]."""
     return _conv_cols(_im2col(xp, filt.shape[2:], out_hw, strides, dilations), filt, groups)
-
-
-def _matmul_nt(a, b):
-    """a @ b.T over a long shared last axis, as a sum of products over pieces of it."""
-    length = a.shape[-1]
-    pieces = max(d for d in range(1, max(length // _CHUNK, 1) + 1) if length % d == 0)
-    if pieces == 1:
-        return a @ np.swapaxes(b, -1, -2)
-    a_pieces = np.moveaxis(a.reshape(a.shape[:-1] + (pieces, -1)), -2, 0)
-    b_pieces = np.moveaxis(b.reshape(b.shape[:-1] + (pieces, -1)), -2, 0)
-    return (a_pieces @ np.swapaxes(b_pieces, -1, -2)).sum(axis=0)
 
 
 def _filter_grad_chwn(xp, dy, filter_shape, groups, strides, dilations):
@@ -101,9 +114,13 @@ def _filter_grad_chwn(xp, dy, filter_shape, groups, strides, dilations):
 
 def _filter_grad_cols(cols, dy, filter_shape, groups):
     """Gradient of the filter from im2col columns and a CHWN output gradient."""
-    positions = dy[0].size
-    per_group = _matmul_nt(cols.reshape(groups, -1, positions), dy.reshape(groups, -1, positions))
-    return per_group.transpose(0, 2, 1).reshape(filter_shape)
+    per_group = filter_shape[0] // groups
+    # accumulated transposed, [G, Cg*kh*kw, O/G]: ~1.6x faster in OpenBLAS than [G, O/G, ...]
+    grad_t = np.zeros((groups, int(np.prod(filter_shape[1:])), per_group), np.result_type(dy, cols))
+    for band in _bands(cols):
+        dy_band = dy[:, band].reshape(groups, per_group, -1)
+        grad_t += _band_matrix(cols, band, groups) @ np.swapaxes(dy_band, -1, -2)
+    return np.swapaxes(grad_t, -1, -2).reshape(filter_shape)
 
 
 def _input_grad_chwn(dy, filt, groups, padded_hw, strides, dilations):
@@ -124,7 +141,7 @@ def _conv_setup(x_shape, filt, strides, paddings, padding_algorithm, dilations, 
 def conv2d(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format,
            *, need=(True, True)):
     """Grouped, strided, dilated 2-D cross-correlation; filter [O, C/groups, kh, kw]. Also
-    returns the im2col columns, which the backward reuses instead of recomputing them."""
+    returns the im2col columns (a view of the padded input) for the backward to read."""
     in_hw, pads, dils = _conv_setup(input.shape, filter, strides, paddings, padding_algorithm,
                                     dilations, data_format)
     out_hw = conv_output_hw(in_hw, filter.shape[2:], strides, paddings, padding_algorithm,
