@@ -1,6 +1,5 @@
 """Adam and AdamW (registry ops `adam`, `adamw`; Paddle's beta-power accumulators)."""
-from ..ops._generated import api
-from .optimizer import Optimizer, lr_tensor
+from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
 
@@ -22,13 +21,14 @@ class Adam(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._beta1, self._beta2, self._epsilon = float(beta1), float(beta2), float(epsilon)
 
-    def _inputs(self, param, grad, lr, state):
-        return (param, grad, lr_tensor(lr, param)) + tuple(state[k] for k in _STATE)
+    def _adam_update(self, op, param, grad, lr, state, attrs):
+        """The (op, inputs, attributes, targets) shared by Adam and AdamW."""
+        accumulators = tuple(state[k] for k in _STATE)
+        return (op, (param, grad, lr) + accumulators,
+                (self._beta1, self._beta2, self._epsilon) + attrs, (param,) + accumulators)
 
     def _update(self, param, grad, lr, state, group):
-        outs = api.adam(*self._inputs(param, grad, lr, state), self._beta1, self._beta2,
-                        self._epsilon)
-        return outs[0], dict(zip(_STATE, outs[1:]))
+        return self._adam_update("adam", param, grad, lr, state, ())
 
 
 class AdamW(Adam):
@@ -46,6 +46,5 @@ class AdamW(Adam):
     def _update(self, param, grad, lr, state, group):
         ratio = 1.0 if self._lr_ratio is None else float(self._lr_ratio(param))
         decay = self._apply_decay is None or bool(self._apply_decay(param.name))
-        outs = api.adamw(*self._inputs(param, grad, lr, state), self._beta1, self._beta2,
-                         self._epsilon, ratio, group.get("coeff", self._coeff), decay)
-        return outs[0], dict(zip(_STATE, outs[1:]))
+        coeff = float(group.get("coeff", self._coeff))
+        return self._adam_update("adamw", param, grad, lr, state, (ratio, coeff, decay))

@@ -1,9 +1,10 @@
 """Optimizer base: parameter groups, accumulators, regularization, clipping, state_dict.
 
-Each subclass defines `_update(param, grad, lr, state, group)`, a pure function of
-tensors (one registry update op) returning (new_param, new_state); `step()` runs it eagerly
-under no_grad and swaps the results into the Parameter and accumulator objects, and a
-static path can append the same ops to a Program.
+Each subclass defines `_update(param, grad, lr, state, group)`, naming its one registry
+update op with the op's inputs and attributes and, per output, the tensor it replaces
+(the parameter first, then accumulators). `step()` runs the op eagerly under no_grad,
+in place where that is unobservable (inplace.py); static `minimize` appends the same op
+to a Program and assigns its outputs back.
 """
 import numpy as np
 
@@ -11,6 +12,7 @@ from ..eager.grad_mode import no_grad
 from ..eager.tensor import Tensor, wrap
 from ..ops._generated import api
 from ..regularizer import L1Decay, L2Decay
+from .inplace import run_update
 from .lr import LRScheduler
 
 __all__ = ["Optimizer"]
@@ -87,26 +89,26 @@ class Optimizer:
 
     def step(self):
         """Apply one update to every parameter with a gradient."""
+        base_lr = self.get_lr()
         with no_grad():
             for group in self._param_groups:
                 params_grads = self._params_grads(group)
                 if self._grad_clip is not None:
                     params_grads = self._grad_clip(params_grads)
                 for param, grad in params_grads:
-                    self._apply(param, grad, group)
+                    self._apply(param, grad, group, base_lr)
 
-    def _apply(self, param, grad, group):
-        """Run `_update` for one parameter and write the results back in place."""
-        lr = self.get_lr() * param.optimize_attr.get("learning_rate", 1.0)
+    def _apply(self, param, grad, group, base_lr):
+        """Run the update op of one parameter, storing into it and its accumulators."""
+        lr = base_lr * param.optimize_attr.get("learning_rate", 1.0)
         lr *= group.get("learning_rate", 1.0)
         grad = self._regularized(param, grad, group)
-        state = self._param_state(param)
-        new_param, new_state = self._update(param, grad, lr, state, group)
-        param._set_data(new_param.numpy().astype(param.numpy().dtype, copy=False))
-        for acc, value in new_state.items():
-            state[acc]._set_data(value.numpy())
+        run_update(*self._update(param, grad, lr_tensor(lr, param), self._param_state(param),
+                                 group))
 
     def _update(self, param, grad, lr, state, group):
+        """(op name, input tensors, attributes, per output the tensor it replaces) of one
+        parameter's update; `lr` is a one-element tensor (or static variable)."""
         raise NotImplementedError
 
     def clear_grad(self, set_to_zero=True):

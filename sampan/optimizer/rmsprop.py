@@ -1,6 +1,5 @@
 """RMSProp and Adagrad (registry ops `rmsprop`, `adagrad`)."""
-from ..ops._generated import api
-from .optimizer import Optimizer, lr_tensor
+from .optimizer import Optimizer
 
 __all__ = ["RMSProp", "Adagrad"]
 
@@ -14,14 +13,13 @@ class RMSProp(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._rho, self._epsilon = float(rho), float(epsilon)
-        self._momentum, self._centered = float(momentum), centered
+        self._momentum, self._centered = float(momentum), bool(centered)
 
     def _update(self, param, grad, lr, state, group):
-        new_param, moment, mean_square, mean_grad = api.rmsprop(
-            param, state["mean_square"], grad, state["momentum"], lr_tensor(lr, param),
-            state["mean_grad"], self._epsilon, self._rho, self._momentum, self._centered)
-        return new_param, {"momentum": moment, "mean_square": mean_square,
-                           "mean_grad": mean_grad}
+        moment, square, mean = state["momentum"], state["mean_square"], state["mean_grad"]
+        return ("rmsprop", (param, square, grad, moment, lr, mean),
+                (self._epsilon, self._rho, self._momentum, self._centered),
+                (param, moment, square, mean))
 
 
 class Adagrad(Optimizer):
@@ -35,6 +33,5 @@ class Adagrad(Optimizer):
         self._epsilon, self._initial = float(epsilon), float(initial_accumulator_value)
 
     def _update(self, param, grad, lr, state, group):
-        new_param, moment = api.adagrad(param, grad, state["moment"], lr_tensor(lr, param),
-                                        self._epsilon)
-        return new_param, {"moment": moment}
+        moment = state["moment"]
+        return "adagrad", (param, grad, moment, lr), (self._epsilon,), (param, moment)

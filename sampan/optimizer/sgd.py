@@ -1,6 +1,6 @@
 """SGD and Momentum (registry ops `sgd`, `momentum`)."""
 from ..ops._generated import api
-from .optimizer import Optimizer, lr_tensor
+from .optimizer import Optimizer
 
 __all__ = ["SGD", "Momentum"]
 
@@ -13,7 +13,7 @@ class SGD(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
 
     def _update(self, param, grad, lr, state, group):
-        return api.sgd(param, lr_tensor(lr, param), grad), {}
+        return "sgd", (param, lr, grad), (), (param,)
 
 
 class Momentum(Optimizer):
@@ -25,11 +25,11 @@ class Momentum(Optimizer):
                  weight_decay=None, grad_clip=None, multi_precision=False,
                  rescale_grad=1.0, use_multi_tensor=False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        self._momentum, self._use_nesterov = momentum, use_nesterov
+        self._momentum, self._use_nesterov = float(momentum), bool(use_nesterov)
         self._rescale_grad = rescale_grad
 
     def _update(self, param, grad, lr, state, group):
         grad = api.scale(grad, self._rescale_grad) if self._rescale_grad != 1.0 else grad
-        new_param, velocity = api.momentum(param, grad, state["velocity"], lr_tensor(lr, param),
-                                           self._momentum, self._use_nesterov)
-        return new_param, {"velocity": velocity}
+        velocity = state["velocity"]
+        return ("momentum", (param, grad, velocity, lr),
+                (self._momentum, self._use_nesterov, "", 0.0), (param, velocity))

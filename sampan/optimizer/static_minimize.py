@@ -1,12 +1,14 @@
 """`Optimizer.minimize` in static mode: append backward and update ops to the Program.
 
 Accumulators and the learning rate become persistable variables initialised by the
-startup program; each parameter's update is the same registry op the eager `step` runs,
-appended through `Optimizer._update` and written back to the parameter's name.
+startup program; each parameter's update is the same registry op the eager `step` runs
+(named by `Optimizer._update`), its outputs assigned back to the parameter and the
+accumulators.
 """
 import numpy as np
 
 from ..core.unique_name import generate
+from ..ops._generated import api
 from ..static.backward import append_backward
 from ..static.program_state import default_startup_program, program_guard
 from .lr import LRScheduler
@@ -69,10 +71,11 @@ def minimize_static(opt, loss, startup_program=None, parameters=None, no_grad_se
                 "learning_rate", 1.0)
             lr = lr_var if np.isclose(scale, 1.0) else lr_var * scale
             state = _state_vars(opt, program, startup, param)
-            new_param, new_state = opt._update(param, grad, lr, state, group)
-            _write_back(block, new_param, param.name)
-            for acc, value in new_state.items():
-                _write_back(block, value, state[acc].name)
+            op, inputs, attrs, targets = opt._update(param, grad, lr, state, group)
+            outs = getattr(api, op)(*inputs, *attrs)
+            for value, target in zip(outs if isinstance(outs, (list, tuple)) else (outs,),
+                                     targets):
+                _write_back(block, value, target.name)
     return block.ops[first_op:], params_grads
 
 

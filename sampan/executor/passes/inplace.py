@@ -37,13 +37,10 @@ def _unary(apply, kernel):
 
 def _sgd(kernel):
     """param -= lr * grad into the persistable's own buffer (Paddle's ParamOut = Param)."""
-    from ...ops.kernels.nn_optim import _rate
-
     def run(param, learning_rate, grad):
         if (param.base is None and param.flags.writeable and param.dtype.kind == "f"
                 and grad.shape == param.shape):
-            step = _rate(learning_rate, param) * grad.astype(param.dtype, copy=False)
-            return np.subtract(param, step, out=param)
+            return kernel(param, learning_rate, grad, out=(param,))
         return kernel(param, learning_rate, grad)
     return run
 

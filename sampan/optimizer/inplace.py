@@ -1,0 +1,71 @@
+"""Eager optimizer updates, in place wherever nobody else can observe the write.
+
+An update op's kernel writes each output into the array of the tensor it replaces when
+that tensor is the array's only holder (Paddle updates parameters in place too). An array
+that something else also references (a `numpy()` result, a view, an autograd graph kept
+with retain_graph=True, a copy-free snapshot) is replaced by a new array instead, as the
+pure op does, so what those hold keeps its values. A graph released by its backward holds
+nothing, so stepping after backward (the usual loop) updates in place. The values are
+bit-identical either way (see sampan/ops/kernels/nn_optim.py).
+"""
+import sys
+
+import numpy as np
+
+from ..eager.tensor import wrap
+from ..ops._generated import api
+from ..ops.registry import OPS
+
+__all__ = ["run_update"]
+
+_checked = set()
+_CHECKED_LIMIT = 4096
+
+
+def _holders(tensor):
+    """How many references the tensor's array has, counted the way `_owned` counts."""
+    return sys.getrefcount(tensor._data)
+
+
+# Measured rather than assumed: the count for an array that only its tensor references.
+_SOLE = _holders(wrap(np.empty(0)))
+
+
+def _owned(tensor, dtype):
+    """True when an update may overwrite the tensor's array: only the tensor references it,
+    it owns its (writeable) memory, and it has the update's dtype."""
+    return (tensor._data.dtype == dtype and tensor._data.base is None
+            and tensor._data.flags.writeable and _holders(tensor) <= _SOLE)
+
+
+def _run_checked(op_name, inputs, attrs, key):
+    """The update through dispatch (which checks the inputs); remembers the signature."""
+    if len(_checked) > _CHECKED_LIMIT:
+        _checked.clear()
+    results = OPS[op_name].result_tuple(getattr(api, op_name)(*inputs, *attrs))
+    _checked.add(key)
+    return [t._data for t in results]
+
+
+def _run_in_place(op_name, inputs, attrs, targets):
+    """The update's kernel writing into the targets' own arrays where they are owned."""
+    op, dtype = OPS[op_name], inputs[0]._data.dtype
+    out = [t._data if _owned(t, dtype) else None for t in targets]
+    return op.result_tuple(op.kernel(*[t._data for t in inputs], *attrs, out=out))
+
+
+def run_update(op_name, inputs, attrs, targets):
+    """Run update op `op_name` on eager tensors and store output i into targets[i] (the
+    first target is the parameter, which keeps its dtype). The first call of a signature
+    goes through dispatch, which checks the inputs; later ones run the kernel in place."""
+    key = (op_name, attrs, *[(t._data.shape, t._data.dtype) for t in inputs])
+    if key in _checked:
+        results = _run_in_place(op_name, inputs, attrs, targets)
+    else:
+        results = _run_checked(op_name, inputs, attrs, key)
+    param = targets[0]
+    if results[0] is not param._data:
+        param._set_data(results[0].astype(param._data.dtype, copy=False))
+    for target, value in zip(targets[1:], results[1:]):
+        if value is not target._data:
+            target._set_data(value)
