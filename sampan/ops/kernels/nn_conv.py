@@ -26,8 +26,11 @@ _BAND_BYTES = 512 * 1024
 
 
 def _to_chwn(x, data_format, pads=_NO_PADDING):
-    """x as a contiguous CHWN array, zero-padded by (top, bottom, left, right)."""
+    """x as a fresh contiguous CHWN array (never a view of x: the columns saved for the
+    backward are a view of it), zero-padded by (top, bottom, left, right)."""
     xt = x.transpose(_TO_CHWN[data_format])
+    if not any(pads):
+        return xt.copy()
     c, h, w, n = xt.shape
     out = np.zeros((c, h + pads[0] + pads[1], w + pads[2] + pads[3], n), x.dtype)
     out[:, pads[0]:pads[0] + h, pads[2]:pads[2] + w] = xt
