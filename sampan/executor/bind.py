@@ -29,11 +29,13 @@ class Bound:
 
 
 def _with_attrs(kernel, n_tensors, opdef, attrs):
-    """kernel with its attributes pre-bound (a C-level partial when names allow it)."""
+    """kernel with its attributes pre-bound (a C-level partial when names allow it;
+    keyword-only options such as `need=` do not count)."""
     if not attrs:
         return kernel
     try:
-        params = list(inspect.signature(kernel).parameters)[n_tensors:]
+        params = [p.name for p in inspect.signature(kernel).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][n_tensors:]
     except (TypeError, ValueError):
         params = None
     if params == list(opdef.attr_names):

@@ -143,14 +143,15 @@ class PartialProgram:
         values = {n: t._data for n, t in zip(self.feed_names, inputs)}
         values.update((n, t._data) for n, t in self.state)
         fetched, regs = run_plan(compiled.forward, values)
-        tensors = dict(self.state)
-        for name, slot in compiled.forward.writeback:
-            tensors[name]._set_data(regs[slot])
-        arrays = {v.name: wrap(a) for v, a in zip(self.out_vars, fetched)}
+        if compiled.forward.writeback:
+            tensors = dict(self.state)
+            for name, slot in compiled.forward.writeback:
+                tensors[name]._set_data(regs[slot])
+        outs = [wrap(a) for a in fetched[:len(self.out_vars)]]
         if sources:
-            kept = dict(zip(compiled.saved, fetched[len(self.out_vars):]))
-            self._record(compiled, sources, [arrays[v.name] for v in self.out_vars],
-                         {**values, **kept})
+            values.update(zip(compiled.saved, fetched[len(self.out_vars):]))
+            self._record(compiled, sources, outs, values)
+        arrays = {v.name: t for v, t in zip(self.out_vars, outs)}
         return map_structure(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
                              self.outputs)
 
