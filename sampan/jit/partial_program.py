@@ -61,6 +61,7 @@ class _Compiled:
     def __init__(self, forward, backward=None, saved=(), seeds=(), grads=()):
         self.forward, self.backward = forward, backward
         self.saved, self.seeds, self.grads = list(saved), list(seeds), list(grads)
+        self.backward_reads = [n for n, *_ in backward.externals] if backward else []
 
 
 class RunProgramNode(NodeBase):
@@ -159,15 +160,15 @@ class PartialProgram:
         """[(name, tensor)] needing gradients in this call (empty when nothing records)."""
         if not (STATE.enabled and any(not v.stop_gradient for v in self.out_vars)):
             return []
-        pairs = list(zip(self.feed_names, inputs)) + list(self.state)
-        return [(n, t) for n, t in pairs if not t.stop_gradient]
+        fed = [(n, t) for n, t in zip(self.feed_names, inputs) if not t.stop_gradient]
+        return fed + [(n, t) for n, t in self.state if not t.stop_gradient]
 
     def _record(self, compiled, sources, outs, env):
         """Link differentiable outputs to a RunProgramNode keeping the backward's inputs."""
         diff_outs = [t for t, v in zip(outs, self.out_vars) if not v.stop_gradient]
         node = RunProgramNode()
         node.compiled = compiled
-        node.env = {n: env[n] for n, *_ in compiled.backward.externals}
+        node.env = {n: env[n] for n in compiled.backward_reads}
         node.edges = [edge_of(t) for _, t in sources]
         node.out_meta = [(t._data.shape, t._data.dtype) for t in diff_outs]
         node.hooks = None

@@ -47,22 +47,23 @@ def _run_checked(op_name, inputs, attrs, key):
     return [t._data for t in results]
 
 
-def _run_in_place(op_name, inputs, attrs, targets):
-    """The update's kernel writing into the targets' own arrays where they are owned."""
-    op, dtype = OPS[op_name], inputs[0]._data.dtype
-    out = [t._data if _owned(t, dtype) else None for t in targets]
-    return op.result_tuple(op.kernel(*[t._data for t in inputs], *attrs, out=out))
-
-
 def run_update(op_name, inputs, attrs, targets):
     """Run update op `op_name` on eager tensors and store output i into targets[i] (the
     first target is the parameter, which keeps its dtype). The first call of a signature
-    goes through dispatch, which checks the inputs; later ones run the kernel in place."""
+    goes through dispatch, which checks the inputs; later ones run the kernel, in place
+    for every target `_owned` allows."""
     key = (op_name, attrs, *[(t._data.shape, t._data.dtype) for t in inputs])
-    if key in _checked:
-        results = _run_in_place(op_name, inputs, attrs, targets)
-    else:
-        results = _run_checked(op_name, inputs, attrs, key)
+    if key not in _checked:
+        _store(targets, _run_checked(op_name, inputs, attrs, key))
+        return
+    dtype = inputs[0]._data.dtype
+    out = [t._data if _owned(t, dtype) else None for t in targets]
+    results = OPS[op_name].kernel(*[t._data for t in inputs], *attrs, out=out)
+    _store(targets, (results,) if len(out) == 1 else results)
+
+
+def _store(targets, results):
+    """Make each target hold its result (nothing to do for one written in place)."""
     param = targets[0]
     if results[0] is not param._data:
         param._set_data(results[0].astype(param._data.dtype, copy=False))

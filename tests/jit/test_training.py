@@ -144,3 +144,22 @@ def test_decorated_layer_is_garbage_collected():
     del model
     gc.collect()
     assert ref() is None
+
+
+def test_optimizer_steps_in_place_through_run_program_and_jit_save(tmp_path):
+    """run_program reads the parameters' own arrays and a step after backward updates them
+    in place (the same arrays every step); the trained values are what jit.save writes."""
+    model = to_static(MLP())
+    opt = paddle.optimizer.Momentum(0.05, parameters=model.parameters())
+    x, y = data(0)
+    arrays = []
+    for _ in range(4):
+        ((model(x) - y) ** 2).mean().backward()
+        opt.step()
+        opt.clear_grad()
+        arrays.append([id(p.numpy()) for p in model.parameters()])
+    assert arrays[-1] == arrays[-2]
+    expected = model(x).numpy().copy()
+    path = str(tmp_path / "mlp")
+    paddle.jit.save(model, path, input_spec=[InputSpec([None, 4], "float32")])
+    np.testing.assert_array_equal(paddle.jit.load(path)(x).numpy(), expected)

@@ -1,4 +1,6 @@
 """Every pass on/off and every scheduler gives bit-identical fetches on the test models."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -108,3 +110,14 @@ def test_intermediates_are_freed_after_last_use():
     assert freed and not freed & keep
     unpinned = set(plan.slots.values()) - keep - {plan.slots[n] for n in plan.constants}
     assert unpinned <= freed
+
+
+def test_kernels_with_keyword_options_bind_attributes_as_partials():
+    """matmul_grad (need=) and sgd (out=) keep their keyword-only options out of the
+    positional attribute match, so their attributes are bound without a Python wrapper."""
+    model = MODELS["mlp"]()
+    names = [f.name for f in model.fetch]
+    plan = compile(model.main, ["label", "x"], names, BuildStrategy(enable_inplace=False))
+    grads = [ins[0] for ins, node in zip(plan.code, plan.nodes) if node.type == "matmul_grad"]
+    assert grads and all(isinstance(fn, functools.partial) for fn in grads)
+    assert any("need" in fn.keywords and "transpose_x" in fn.keywords for fn in grads)
