@@ -4,8 +4,9 @@ MLP 784-256-256-10, batch 64, one SGD training step: eager vs to_static (convert
 run as compiled plans, eager SGD) vs the static Executor running the same traced Program
 with backward + SGD appended vs NumPy. RNN (T=32, hidden 128, batch 32; a `while` on a
 Tensor length with an `if` on a Tensor inside): forward + backward, eager vs to_static.
-First call = convert + trace + compile.
-Run: .venv/bin/python bench/bench_to_static.py   (prints a table; not a test)
+First call = convert + trace + compile. MLP steps are timed round-robin (timing.interleaved)
+so the VM's speed drifts hit every mode alike; the ratios printed last are the stable figures.
+Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_to_static.py   (a table; not a test)
 """
 import copy
 import time
@@ -20,8 +21,10 @@ from sampan.executor import Executor, Scope
 from sampan.jit import to_static
 
 from bench_executor import _weights, numpy_step
+from timing import interleaved
 
 BATCH, LR, STEPS = 64, 0.01, 30
+EXECUTOR, NUMPY = "static Executor (same Program)", "NumPy (bench_executor.numpy_step)"
 T, RNN_BATCH, HIDDEN = 32, 32, 128
 
 
@@ -68,12 +71,34 @@ def rnn_rows():
             ("RNN to_static fwd+bwd", timed(fwd_bwd(to_static(copy.deepcopy(base))), 10))]
 
 
-def numpy_row(x, y):
+def numpy_step_fn(x, y):
     """The same MLP step written directly in NumPy."""
     ws, bs = _weights()
     onehot = np.eye(10, dtype="float32")[y.numpy().reshape(-1)]
-    return "NumPy (bench_executor.numpy_step)", timed(
-        lambda: numpy_step(ws, bs, x.numpy(), onehot))
+    return lambda: numpy_step(ws, bs, x.numpy(), onehot)
+
+
+def first_call(step):
+    """Seconds of one call of `step`."""
+    start = time.perf_counter()
+    step()
+    return time.perf_counter() - start
+
+
+def mlp_rows(x, y):
+    """[(mode, (first call s, steady step s))] of the MLP training step."""
+    base = MLP()
+    eager, conv = copy.deepcopy(base), to_static(copy.deepcopy(base))
+    eager_opt = optimizer.SGD(LR, parameters=eager.parameters())
+    opt = optimizer.SGD(LR, parameters=conv.parameters())
+    steps = {"eager": lambda: eager_step(eager, eager_opt, x, y),
+             "to_static": lambda: eager_step(conv, opt, x, y)}
+    first = {name: first_call(step) for name, step in steps.items()}
+    steps[EXECUTOR] = executor_step(conv, x, y)
+    steps[NUMPY] = numpy_step_fn(x, y)
+    first.update((name, first_call(steps[name])) for name in (EXECUTOR, NUMPY))
+    best = interleaved(steps, rounds=15, number=10)
+    return [(name, (first[name], best[name])) for name in steps]
 
 
 def build_time(make, args):
@@ -137,19 +162,15 @@ def main():
     xs = paddle.to_tensor(np.zeros((T, RNN_BATCH, HIDDEN), "float32"))
     builds = [(name, build_time(make, args)) for name, make, args in
               (("MLP", MLP, (x, y)), ("RNN", RNN, (xs, paddle.to_tensor(T))))]
-    base = MLP()
-    eager = copy.deepcopy(base)
-    eager_opt = optimizer.SGD(LR, parameters=eager.parameters())
-    rows = [("eager", timed(lambda: eager_step(eager, eager_opt, x, y)))]
-    conv = to_static(copy.deepcopy(base))
-    opt = optimizer.SGD(LR, parameters=conv.parameters())
-    rows.append(("to_static", timed(lambda: eager_step(conv, opt, x, y))))
-    rows.append(("static Executor (same Program)", timed(executor_step(conv, x, y))))
-    rows.append(numpy_row(x, y))
+    rows = mlp_rows(x, y)
+    steady = {name: seconds for name, (_, seconds) in rows}
     rows += rnn_rows()
     print(f"{'mode':32s} {'first call ms':>14s} {'step ms':>9s}")
     for name, (first, step) in rows:
         print(f"{name:32s} {first * 1e3:14.1f} {step * 1e3:9.2f}")
+    print(f"MLP to_static step: {steady['to_static'] / steady[NUMPY]:.2f}x NumPy, "
+          f"{steady['to_static'] / steady[EXECUTOR]:.2f}x Executor; eager "
+          f"{steady['eager'] / steady[NUMPY]:.2f}x NumPy")
     for name, seconds in builds:
         print(f"{name} first call: convert + trace + compile fwd/bwd plans "
               f"{seconds * 1e3:.1f} ms")
