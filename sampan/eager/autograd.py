@@ -3,10 +3,14 @@
 Nodes never hold user Tensor objects: they keep the arrays the backward op needs and,
 for each differentiable input, an *edge* (None, a leaf Tensor, or (node, output index)),
 so in-place rebinding of a Tensor cannot corrupt a recorded graph and no reference cycle
-ties outputs to their node. The walk counts dependencies first and then processes nodes
-from a ready queue, so graph depth is bounded by memory, not by the Python stack.
+ties outputs to their node. The walk takes nodes from a heap, newest first by creation
+number, so graph depth is bounded by memory, not by the Python stack.
 """
 import collections
+import functools
+import heapq
+import itertools
+import operator
 
 import numpy as np
 
@@ -17,6 +21,7 @@ from .tensor import Tensor, wrap
 __all__ = ["NodeBase", "GradNode", "edge_of", "run_backward", "grad", "register_hook"]
 
 _RELEASED = "released"
+_SEQUENCE = itertools.count()
 _SINGLE = ((0, -1),)
 
 
@@ -31,14 +36,17 @@ def _edge(t):
 class NodeBase:
     """What the backward walk needs from a node; subclasses compute input gradients.
 
-    `edges`: per forward input, None, a leaf Tensor, (node, output index), or a list of
+    `seq`: creation order (the walk runs newer nodes first). `edges`: per forward input, None, a leaf Tensor, (node, output index), or a list of
     these for list inputs. `out_meta`: (shape, dtype) per flat output, used to make zero
     gradients. `hooks`: {output index: [hook]} or None. `apply(grads, create_graph)`
     returns the gradients aligned with `edges` (arrays, or Tensors under create_graph).
     PyLayer and run_program nodes implement the same protocol.
     """
 
-    __slots__ = ("edges", "out_meta", "hooks", "__weakref__")
+    __slots__ = ("edges", "out_meta", "hooks", "seq", "__weakref__")
+
+    def __init__(self):
+        self.seq = next(_SEQUENCE)
 
     def children(self):
         """Nodes this node sends gradients to."""
@@ -108,16 +116,14 @@ class GradNode(NodeBase):
     @classmethod
     def record(cls, op, tensors, arrays, attrs, flat_outputs, outs):
         """Create the node for an eager op call and link its outputs to it."""
-        node = cls.__new__(cls)
+        if op.single_output:
+            return cls.record_single(op, tensors, arrays, attrs, outs)
+        node = _new(cls)
+        node.seq = next(_SEQUENCE)
         node.op = op
         node.attrs = attrs
-        edges = [None] * len(tensors)
-        for i in op.grad_inputs:
-            t = tensors[i]
-            edges[i] = [_edge(x) for x in t] if t.__class__ is list else _edge(t)
-        node.edges = edges
-        layout = _SINGLE if op.single_output else cls._layout(op, outs)
-        node.out_layout = layout
+        node.edges = _edges(op, tensors)
+        layout = node.out_layout = cls._layout(op, outs)
         node.saved = cls._save(op, arrays, attrs, flat_outputs, layout)
         node.out_meta = [(t._data.shape, t._data.dtype) for t in flat_outputs]
         node.hooks = None
@@ -128,6 +134,27 @@ class GradNode(NodeBase):
                 t._node = node
                 t._index = k
                 t.stop_gradient = False
+        return node
+
+    @classmethod
+    def record_single(cls, op, tensors, arrays, attrs, out):
+        """`record` for a one-output op (the hot path of every eager training step)."""
+        node = _new(cls)
+        node.seq = next(_SEQUENCE)
+        node.op = op
+        node.attrs = attrs
+        node.edges = _edges(op, tensors)
+        node.out_layout = _SINGLE
+        saver = _SAVERS.get(op)
+        if saver is None:
+            saver = _SAVERS[op] = _make_saver(op.backward.bw_sources)
+        data = out._data
+        node.saved = saver(arrays, attrs, data)
+        node.out_meta = ((data.shape, data.dtype),)
+        node.hooks = None
+        if op.grad_outputs:
+            out._node = node
+            out.stop_gradient = False
         return node
 
     @staticmethod
@@ -176,21 +203,54 @@ class GradNode(NodeBase):
             if bw.backward is None:
                 result = _NoDoubleGradNode.mark(self, bw, result)
         else:
-            args = list(self.saved)
-            for pos, i in bw.bw_grad_slots:
-                args[pos] = _grad_arg(self, grads, i, False)
+            args = self.saved.copy()
+            if self.out_layout is _SINGLE:
+                g = grads[0]
+                for pos, _ in bw.bw_grad_slots:
+                    args[pos] = _zeros(self.out_meta[0]) if g is None else g
+            else:
+                for pos, i in bw.bw_grad_slots:
+                    args[pos] = _grad_arg(self, grads, i, False)
             if bw.kernel_takes_need:
                 edges = self.edges
-                result = bw.kernel(*args, need=tuple(edges[t] is not None
-                                                     for t in bw.bw_grad_targets))
+                result = bw.kernel(*args, need=tuple(map(_IS_NOT_NONE,
+                                                         map(edges.__getitem__,
+                                                             bw.bw_grad_targets))))
             else:
                 result = bw.kernel(*args)
         if len(bw.output_names) == 1:
             result = (result,)
+        if bw.bw_aligned:
+            return result
         by_input = [None] * len(self.edges)
         for target, g in zip(bw.bw_grad_targets, result):
             by_input[target] = g
         return by_input
+
+
+_new = object.__new__
+_IS_NOT_NONE = functools.partial(operator.is_not, None)
+_SAVERS = {}
+
+
+def _edges(op, tensors):
+    """Per forward input, where its gradient goes (None for inputs without one)."""
+    if op.all_inputs_differentiable:
+        return [_edge(t) for t in tensors]
+    edges = [None] * len(tensors)
+    for i in op.grad_inputs:
+        t = tensors[i]
+        edges[i] = [_edge(x) for x in t] if t.__class__ is list else _edge(t)
+    return edges
+
+
+def _make_saver(sources):
+    """A function (arrays, attrs, out_array) -> the backward op's argument list of a
+    one-output op, gradient slots None: compiled once per op from its `bw_sources`, so
+    recording a node runs no per-argument loop."""
+    spelled = {"in": "a[{}]", "out": "o", "attr": "t[{}]", "grad": "None"}
+    items = ", ".join(spelled[kind].format(i) for kind, i in sources)
+    return eval(f"lambda a, t, o: [{items}]")  # noqa: S307 (built from registry data only)
 
 
 # -- running one node -------------------------------------------------------------------
@@ -287,30 +347,36 @@ def _accumulate(total, g):
 def _discover(roots):
     """Dependency count of every node reachable from the root nodes (iteratively)."""
     deps = dict.fromkeys(roots, 0)
-    seen = set(roots)
     stack = list(roots)
     while stack:
         node = stack.pop()
-        if node.edges is _RELEASED:
+        edges = node.edges
+        if edges is _RELEASED:
             raise RuntimeError(
                 f"trying to run backward through the graph a second time ({node!r}): "
                 f"its saved values were freed by the first backward; "
                 f"pass retain_graph=True to the first backward() if you need this")
-        for e in node.edges:
+        for e in edges:
             if e.__class__ is tuple:
-                _count_child(e[0], deps, seen, stack)
+                child = e[0]
+                if child in deps:
+                    deps[child] += 1
+                else:
+                    deps[child] = 1
+                    stack.append(child)
             elif e.__class__ is list:
                 for item in e:
                     if item.__class__ is tuple:
-                        _count_child(item[0], deps, seen, stack)
+                        _count_child(item[0], deps, stack)
     return deps
 
 
-def _count_child(child, deps, seen, stack):
-    """One more edge into `child`; queue it the first time it is seen."""
-    deps[child] = deps.get(child, 0) + 1
-    if child not in seen:
-        seen.add(child)
+def _count_child(child, deps, stack):
+    """One more edge into `child` (for list inputs); queue it the first time it is seen."""
+    if child in deps:
+        deps[child] += 1
+    else:
+        deps[child] = 1
         stack.append(child)
 
 
@@ -350,20 +416,18 @@ def _useful(roots, deps, captured_nodes, captured_leaves):
     return useful
 
 
-def _send(edge, g, buffers, deps, ready, leaf_grads):
-    """Deliver one gradient along an edge: into a node's buffer or a leaf's total."""
+def _send(edge, g, buffers, pending, leaf_grads):
+    """Deliver one gradient along an edge: into a node's buffer (queueing the node the first
+    time) or a leaf's total."""
     if edge.__class__ is tuple:
         child, idx = edge
         buf = buffers.get(child)
         if buf is None:
             buf = buffers[child] = [None] * len(child.out_meta)
+            heapq.heappush(pending, (-child.seq, child))
         if g is not None:
             prev = buf[idx]
             buf[idx] = g if prev is None else prev + g
-        remaining = deps[child] - 1
-        deps[child] = remaining
-        if remaining == 0:
-            ready.append(child)
     elif g is not None:
         prev = leaf_grads.get(id(edge))
         leaf_grads[id(edge)] = (edge, g if prev is None else prev[1] + g)
@@ -372,21 +436,32 @@ def _send(edge, g, buffers, deps, ready, leaf_grads):
 def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
     """Propagate gradients from seeds [(edge, grad)].
 
+    Nodes run newest first (by creation sequence number): every node that sends a gradient
+    to a node was created after it, so a node runs only once all of its gradients arrived,
+    without counting dependencies in a separate pass.
+
     Without `capture`, gradients reaching leaves accumulate into `.grad`. With `capture`
     ({key: None}, key = id(leaf) or (node, index)), the gradients of those keys are stored
     in it and no `.grad` is touched. Gradients never pass through the tensors in `blocked`
     (a set of the same keys: grad's `no_grad_vars`).
     """
     buffers, leaf_grads, roots = _seed_buffers(seeds)
-    deps = _discover(roots)
     useful = None
     if capture is not None:
         captured_nodes = {k[0] for k in capture if k.__class__ is tuple}
         captured_leaves = {k for k in capture if k.__class__ is not tuple}
-        useful = _useful(roots, deps, captured_nodes, captured_leaves)
-    ready = [n for n in roots if deps[n] == 0]
-    while ready:
-        node = ready.pop()
+        useful = _useful(roots, _discover(roots), captured_nodes, captured_leaves)
+    pending = [(-n.seq, n) for n in roots]
+    heapq.heapify(pending)
+    pop, push = heapq.heappop, heapq.heappush
+    while pending:
+        node = pop(pending)[1]
+        edges = node.edges
+        if edges is _RELEASED:
+            raise RuntimeError(
+                f"trying to run backward through the graph a second time ({node!r}): "
+                f"its saved values were freed by the first backward; "
+                f"pass retain_graph=True to the first backward() if you need this")
         grads = buffers.pop(node)
         if node.hooks:
             for idx, hooks in node.hooks.items():
@@ -398,20 +473,31 @@ def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
             for idx, g in enumerate(grads):
                 if (node, idx) in capture:
                     capture[(node, idx)] = g
-        run = useful is None or node in useful
-        edges = node.edges
-        by_input = node.apply(grads, create_graph) if run else [None] * len(edges)
+        if useful is None or node in useful:
+            by_input = node.apply(grads, create_graph)
+        else:
+            by_input = [None] * len(edges)
         if not retain_graph:
             node.release()
         for e, g in zip(edges, by_input):
-            if e is None:
+            if e.__class__ is tuple:
+                child, idx = e
+                buf = buffers.get(child)
+                if buf is None:
+                    buf = buffers[child] = [None] * len(child.out_meta)
+                    push(pending, (-child.seq, child))
+                if g is not None:
+                    prev = buf[idx]
+                    buf[idx] = g if prev is None else prev + g
+            elif e is None:
                 continue
-            if e.__class__ is list:
+            elif e.__class__ is list:
                 for item, gi in zip(e, g if g is not None else [None] * len(e)):
                     if item is not None:
-                        _send(item, gi, buffers, deps, ready, leaf_grads)
-            else:
-                _send(e, g, buffers, deps, ready, leaf_grads)
+                        _send(item, gi, buffers, pending, leaf_grads)
+            elif g is not None:
+                prev = leaf_grads.get(id(e))
+                leaf_grads[id(e)] = (e, g if prev is None else prev[1] + g)
     if blocked:
         leaf_grads = {k: v for k, v in leaf_grads.items() if k not in blocked}
     _finish_leaves(leaf_grads, create_graph, capture)

@@ -9,9 +9,14 @@ __all__ = ["int_tuple", "float_tuple", "dtype_or_none", "as_int", "as_float", "a
            "as_scalar"]
 
 
+_PLAIN_TYPES = frozenset({int, float, bool})
+
+
 def _plain(value):
     """A Python number from a number, a NumPy scalar, or a one-element tensor; a symbolic
     size (a static Variable standing for a dim unknown until run time) is -1."""
+    if value.__class__ in _PLAIN_TYPES:
+        return value
     if getattr(value, "symbolic_size", False):
         return -1
     if hasattr(value, "item") and not isinstance(value, numbers.Number):
@@ -26,7 +31,12 @@ def int_tuple(value):
     if value is None:
         return ()
     if isinstance(value, (list, tuple)):
-        return tuple(int(_plain(v)) for v in value)
+        for v in value:
+            if v.__class__ is not int:
+                return tuple(int(_plain(v)) for v in value)
+        return value if value.__class__ is tuple else tuple(value)
+    if value.__class__ is int:
+        return (value,)
     if hasattr(value, "tolist") and not isinstance(value, numbers.Number):
         listed = value.tolist() if not hasattr(value, "numpy") else value.numpy().tolist()
         return tuple(int(v) for v in (listed if isinstance(listed, list) else [listed]))
@@ -49,6 +59,8 @@ def dtype_or_none(value):
 
 def as_int(value):
     """An int attribute (None passes through for optional ints)."""
+    if value.__class__ is int:
+        return value
     return None if value is None else int(_plain(value))
 
 
@@ -59,6 +71,8 @@ def as_float(value):
 
 def as_bool(value):
     """A bool attribute."""
+    if value is True or value is False:
+        return value
     return bool(_plain(value))
 
 

@@ -69,8 +69,8 @@ class OpDef:
                  "attr_defaults", "output_names", "output_kinds", "single_output",
                  "infer_meta", "kernel", "backward", "forward", "doc", "no_grad_inputs",
                  "intermediate", "visible_outputs", "grad_inputs", "bw_sources",
-                 "bw_grad_targets", "bw_grad_slots", "grad_outputs", "kernel_takes_need", "view", "has_list_input",
-                 "has_list_output")
+                 "bw_grad_targets", "bw_grad_slots", "bw_aligned", "grad_outputs", "kernel_takes_need",
+                 "view", "has_list_input", "has_list_output", "all_inputs_differentiable")
 
     def __init__(self, name, spec):
         self.name = name
@@ -94,6 +94,8 @@ class OpDef:
                                      if n not in self.intermediate)
         self.grad_inputs = tuple(i for i, n in enumerate(self.tensor_names)
                                  if n not in self.no_grad_inputs)
+        self.all_inputs_differentiable = (not self.has_list_input and
+                                          len(self.grad_inputs) == len(self.tensor_names))
         self.view = spec.get("view")
         self.backward = spec["backward"]
         self.forward = spec["forward"]["name"] if spec["forward"] else None
@@ -102,6 +104,7 @@ class OpDef:
         self.bw_sources = None
         self.bw_grad_targets = None
         self.bw_grad_slots = ()
+        self.bw_aligned = False
         self.grad_outputs = ()
         self.kernel_takes_need = False
 
@@ -138,6 +141,7 @@ def _link_backward(fwd, bwd):
     output i, or ("grad", i) the gradient of forward output i; attributes are taken from the
     forward attributes by name ("attr", j).
     bw_grad_targets: per backward output, the forward tensor-input index it is the gradient of.
+    bw_aligned: the backward outputs are exactly the gradients of the forward inputs in order.
     """
     sources = []
     for name in bwd.tensor_names:
@@ -160,6 +164,7 @@ def _link_backward(fwd, bwd):
     fwd.grad_outputs = tuple(sorted({i for kind, i in sources if kind == "grad"}))
     bwd.bw_grad_targets = tuple(fwd.tensor_names.index(n[:-len("_grad")])
                                 for n in bwd.output_names)
+    bwd.bw_aligned = bwd.bw_grad_targets == tuple(range(len(fwd.tensor_names)))
 
 
 def _takes_need(kernel):

@@ -23,11 +23,14 @@ _GELU_TANH_CUBIC = 0.044715
 
 def _arr(value):
     """The result as an ndarray (ufuncs return NumPy scalars for 0-d inputs)."""
-    return value if value.__class__ is np.ndarray else np.asarray(value)
+    return value if value.__class__ is np.ndarray else np.array(value)
 
 
 def _keep_dtype(value, dtype):
-    """value as an ndarray of `dtype` (no copy when it already is one)."""
+    """value as an ndarray of `dtype` (no copy when it already is one; the check is much
+    cheaper than np.asarray's own)."""
+    if value.__class__ is _NDARRAY and value.dtype == dtype:
+        return value
     return np.asarray(value, dtype=dtype)
 
 

@@ -29,7 +29,7 @@ _FLOAT16 = np.dtype(np.float16)
 
 def _arr(value):
     """The result as an ndarray (NumPy returns scalars for 0-d results)."""
-    return value if value.__class__ is np.ndarray else np.asarray(value)
+    return value if value.__class__ is np.ndarray else np.array(value)
 
 
 def _np_axis(axis, ndim):
