@@ -10,7 +10,10 @@ __all__ = ["cross_entropy_with_softmax", "cross_entropy_with_softmax_grad", "nll
 
 
 def _check_classes(label, keep, classes, arg="label"):
-    """Raise when a kept hard label is outside [0, classes)."""
+    """Raise when a kept hard label is outside [0, classes) (min/max first: the mask is
+    built only when some label, perhaps an ignored one, lies outside)."""
+    if not label.size or (label.min() >= 0 and label.max() < classes):
+        return
     bad = keep & ((label < 0) | (label >= classes))
     if bad.any():
         raise InvalidArgument(arg, f"label {label[bad].ravel()[0]} is out of range [0, {classes})")
@@ -22,6 +25,15 @@ def _hard_labels(label, ndim, axis, ignore_index, classes):
     keep = label != ignore_index
     _check_classes(label, keep, classes)
     return keep, np.where(keep, label, 0)
+
+
+def _along(index, axis):
+    """Fancy index picking `index`'s entries along `axis` (the other axes by position): what
+    take_along_axis / put_along_axis build, without their per-call checks."""
+    ndim = index.ndim
+    return tuple(index if dim == axis else
+                 np.arange(n).reshape([n if d == dim else 1 for d in range(ndim)])
+                 for dim, n in enumerate(index.shape))
 
 
 def _log_softmax(x, axis):
@@ -46,7 +58,7 @@ def cross_entropy_with_softmax(input, label, soft_label, use_softmax, numeric_st
         loss = -(label * log_probs).sum(axis=axis, keepdims=True)
     else:
         keep, safe = _hard_labels(label, input.ndim, axis, ignore_index, input.shape[axis])
-        loss = np.where(keep, -np.take_along_axis(log_probs, safe, axis), 0)
+        loss = np.where(keep, -log_probs[_along(safe, axis)], 0)
     return probs, loss.astype(input.dtype, copy=False)
 
 
@@ -58,12 +70,13 @@ def _loss_logit_grad(label, probs, loss_grad, soft_label, use_softmax, ignore_in
         return -label / probs * loss_grad
     keep, safe = _hard_labels(label, probs.ndim, axis, ignore_index, probs.shape[axis])
     g = np.where(keep, loss_grad, 0)
+    at = _along(safe, axis)
     if use_softmax:
         grad = probs * g
-        np.put_along_axis(grad, safe, np.take_along_axis(grad, safe, axis) - g, axis)
+        grad[at] -= g
     else:
         grad = np.zeros_like(probs)
-        np.put_along_axis(grad, safe, -g / np.take_along_axis(probs, safe, axis), axis)
+        grad[at] = -g / probs[at]
     return grad
 
 
@@ -99,7 +112,7 @@ def nll_loss(input, label, weight, ignore_index, reduction):
     reduction "mean" divides by the total weight of the kept labels (0 stays 0, like Paddle).
     """
     axis, safe, per_element = _nll_picks(input, label, weight, ignore_index)
-    losses = -np.take_along_axis(input, safe, axis).squeeze(axis) * per_element
+    losses = -input[_along(safe, axis)].squeeze(axis) * per_element
     total_weight = np.asarray(per_element.sum(), dtype=input.dtype)
     if reduction == "none":
         return losses.astype(input.dtype, copy=False), total_weight
@@ -116,7 +129,7 @@ def nll_loss_grad(input, label, weight, total_weight, out_grad, ignore_index, re
     if reduction == "mean" and total_weight != 0:
         scale = out_grad / total_weight
     grad = np.zeros_like(input)
-    np.put_along_axis(grad, safe, np.expand_dims(-per_element * scale, axis), axis)
+    grad[_along(safe, axis)] = np.expand_dims(-per_element * scale, axis)
     return grad
 
 
