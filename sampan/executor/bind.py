@@ -29,29 +29,43 @@ class Bound:
 
 
 def _with_attrs(kernel, n_tensors, opdef, attrs):
-    """kernel with its attributes pre-bound (a C-level partial when names allow it;
-    keyword-only options such as `need=` do not count)."""
+    """kernel with its trailing arguments `attrs` pre-bound (a C-level partial when names
+    allow it; keyword-only options such as `need=` do not count)."""
     if not attrs:
         return kernel
+    names = (opdef.tensor_names + opdef.attr_names)[n_tensors:]
     try:
         params = [p.name for p in inspect.signature(kernel).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][n_tensors:]
     except (TypeError, ValueError):
         params = None
-    if params == list(opdef.attr_names):
+    if params == list(names):
         return functools.partial(kernel, **dict(zip(params, attrs)))
     return lambda *tensors: kernel(*tensors, *attrs)
 
 
 def _layout(node, opdef):
-    """Per tensor argument: its names and kind; raises when a required one is unbound."""
+    """Per tensor argument: its names and kind; raises when a required one is unbound (an
+    output gradient of a backward op may be: no op produced it, the kernel gets None)."""
+    may_unbind = {opdef.tensor_names[pos] for pos, _ in opdef.bw_grad_slots}
     layout = []
     for name, kind in zip(opdef.tensor_names, opdef.tensor_kinds):
         names = [n for n in node.inputs.get(name, []) if n is not None]
-        if kind == "Tensor" and len(names) != 1:
+        if kind == "Tensor" and len(names) != 1 and not (name in may_unbind and not names):
             raise ValueError(f"op {node.type}: input {name!r} needs one variable, got {names}")
         layout.append((kind, names))
     return layout
+
+
+def _trailing_unbound(layout):
+    """How many single (not list) arguments at the end of `layout` are unbound: they are
+    bound as None keywords, so the kernel needs no regrouping wrapper for them."""
+    count = 0
+    for kind, names in reversed(layout):
+        if kind == "Tensor[]" or names:
+            break
+        count += 1
+    return count
 
 
 def _regroup(fn, layout):
@@ -95,8 +109,11 @@ def bind_op(node):
     layout = _layout(node, opdef)
     unbound = [n for n in opdef.output_names if not node.outputs.get(n)]
     kernel = (variant_kernel(opdef, unbound) if unbound else None) or opdef.kernel
-    fn = _with_attrs(kernel, len(layout), opdef, opdef.attrs_tuple(node.attrs))
-    if any(kind != "Tensor" for kind, _ in layout):
+    bound = len(layout) - _trailing_unbound(layout)
+    fn = _with_attrs(kernel, bound, opdef,
+                     (None,) * (len(layout) - bound) + opdef.attrs_tuple(node.attrs))
+    layout = layout[:bound]
+    if any(kind == "Tensor[]" or not names for kind, names in layout):
         fn = _regroup(fn, layout)
     in_names = [n for _, names in layout for n in names]
     if opdef.single_output:

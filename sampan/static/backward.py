@@ -16,6 +16,14 @@ GRAD_SUFFIX = "@GRAD"
 # table.read(name) and naming input-gradient contributions with table.output_name(name).
 GRAD_RULES = {}
 
+# Output-gradient arguments that a backward kernel treats as zeros when given None: when
+# no op produced that gradient the argument stays unbound (the kernel gets None) instead
+# of reading a full_like of zeros. Only kernels listed here (tested None == zeros in
+# tests/static/test_backward_unbound.py) take this path; every other one reads zeros.
+# cross_entropy's softmax output is rarely used: its zero gradient cost a fill and ~5
+# array ops per training step.
+ZERO_WHEN_UNBOUND = {"cross_entropy_with_softmax_grad": ("softmax_grad",)}
+
 
 def register_grad_rule(op_type, rule):
     """Register how to append the backward of a non-registry op type."""
@@ -95,6 +103,14 @@ class GradTable:
         return target
 
 
+def _grad_reads(table, fwd_names, may_unbind):
+    """Gradient names for one output-gradient argument; [] (None to the kernel) when
+    `may_unbind` and no op produced any of them."""
+    if may_unbind and not any(n in table.parts for n in fwd_names):
+        return []
+    return [table.read(n) for n in fwd_names]
+
+
 def _emit_grad_op(block, op, table):
     """Append the grad op of forward `op`, reading and writing gradients through `table`.
 
@@ -107,7 +123,8 @@ def _emit_grad_op(block, op, table):
         return
     bw_type, inputs, outputs, attrs = GRAD_MAKERS[op.type](op, list)
     fwd_outputs = OPS[op.type].output_names
-    reads = {slot: ([table.read(n) for n in names]
+    unbound = ZERO_WHEN_UNBOUND.get(bw_type, ())
+    reads = {slot: (_grad_reads(table, names, slot in unbound)
                     if slot.endswith("_grad") and slot[:-5] in fwd_outputs else names)
              for slot, names in inputs.items()}
     writes = {slot: [table.output_name(n) for n in names] for slot, names in outputs.items()}
