@@ -115,9 +115,7 @@ class GradNode(NodeBase):
 
     @classmethod
     def record(cls, op, tensors, arrays, attrs, flat_outputs, outs):
-        """Create the node for an eager op call and link its outputs to it."""
-        if op.single_output:
-            return cls.record_single(op, tensors, arrays, attrs, outs)
+        """Create the node for a multi-output eager op call and link its outputs to it."""
         node = _new(cls)
         node.seq = next(_SEQUENCE)
         node.op = op
@@ -337,13 +335,6 @@ def _apply_hooks(hooks, g, create_graph):
     return g
 
 
-def _accumulate(total, g):
-    """Sum two gradients (arrays, or Tensors under create_graph)."""
-    if total is None:
-        return g
-    return total + g
-
-
 def _discover(roots):
     """Dependency count of every node reachable from the root nodes (iteratively)."""
     deps = dict.fromkeys(roots, 0)
@@ -418,13 +409,14 @@ def _useful(roots, deps, captured_nodes, captured_leaves):
 
 def _send(edge, g, buffers, pending, leaf_grads):
     """Deliver one gradient along an edge: into a node's buffer (queueing the node the first
-    time) or a leaf's total."""
+    time on the `pending` heap, if given) or a leaf's total."""
     if edge.__class__ is tuple:
         child, idx = edge
         buf = buffers.get(child)
         if buf is None:
             buf = buffers[child] = [None] * len(child.out_meta)
-            heapq.heappush(pending, (-child.seq, child))
+            if pending is not None:
+                heapq.heappush(pending, (-child.seq, child))
         if g is not None:
             prev = buf[idx]
             buf[idx] = g if prev is None else prev + g
@@ -505,17 +497,10 @@ def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
 
 def _seed_buffers(seeds):
     """(per-node output-gradient buffers, per-leaf gradients, root nodes) from the seeds."""
-    buffers, leaf_grads, roots = {}, {}, []
+    buffers, leaf_grads = {}, {}
     for edge, g in seeds:
-        if edge.__class__ is tuple:
-            node, idx = edge
-            if node not in buffers:
-                buffers[node] = [None] * len(node.out_meta)
-                roots.append(node)
-            buffers[node][idx] = _accumulate(buffers[node][idx], g)
-        else:
-            leaf_grads[id(edge)] = (edge, _accumulate(leaf_grads.get(id(edge), (None, None))[1], g))
-    return buffers, leaf_grads, roots
+        _send(edge, g, buffers, None, leaf_grads)
+    return buffers, leaf_grads, list(buffers)
 
 
 def _finish_leaves(leaf_grads, create_graph, capture):

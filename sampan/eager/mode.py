@@ -139,6 +139,59 @@ def _needs_grad(tensors):
     return False
 
 
+def _binary(op, a, b, attrs):
+    """The common case (two plain tensors, one output) without the generic bookkeeping.
+
+    Its check key includes `attrs`, which are hashable here: only tensor-less ops
+    (assign_value) and list-input ops (getitem, setitem) take `Any` attributes."""
+    x, y = a._data, b._data
+    if _FLAGS["FLAGS_eager_check_meta"]:
+        key = (op, attrs, a._sig or _signature_id(a), b._sig or _signature_id(b))
+        if key not in _checked:
+            _check_new(op, (x, y), attrs, key)
+    try:
+        result = op.kernel(x, y, *attrs) if attrs else op.kernel(x, y)
+    except Exception as exc:
+        raise kernel_failure_error(op, [_meta(x), _meta(y)], attrs, exc) from exc
+    out = wrap(result)
+    if op.backward is not None and STATE.enabled and not (a.stop_gradient
+                                                          and b.stop_gradient):
+        GradNode.record_single(op, (a, b), (x, y), attrs, out)
+    return out
+
+
+def _unary(op, a, attrs):
+    """The one-tensor, one-output case (activations, reductions, reshapes)."""
+    x = a._data
+    if _FLAGS["FLAGS_eager_check_meta"]:
+        key = (op, attrs, a._sig or _signature_id(a))
+        if key not in _checked:
+            _check_new(op, (x,), attrs, key)
+    try:
+        result = op.kernel(x, *attrs)
+    except Exception as exc:
+        raise kernel_failure_error(op, [_meta(x)], attrs, exc) from exc
+    out = wrap(result)
+    if op.backward is not None and STATE.enabled and not a.stop_gradient:
+        GradNode.record_single(op, (a,), (x,), attrs, out)
+    return out
+
+
+def _wrap_many(op, result):
+    """Wrap a multi-output kernel result; returns (per-output objects, flat tensors)."""
+    outs, flat = [], []
+    for kind, value in zip(op.output_kinds, op.result_tuple(result)):
+        if kind == "Tensor[]":
+            items = [wrap(a) for a in value]
+            outs.append(items)
+            flat.extend(items)
+        else:
+            t = wrap(value)
+            outs.append(t)
+            flat.append(t)
+    return outs, flat
+
+
 class EagerMode:
     """Runs ops immediately on NumPy arrays."""
 
@@ -150,9 +203,9 @@ class EagerMode:
             if len(tensors) == 2:
                 a, b = tensors
                 if a.__class__ is Tensor and b.__class__ is Tensor:
-                    return self._binary(op, a, b, attrs)
+                    return _binary(op, a, b, attrs)
             elif len(tensors) == 1 and tensors[0].__class__ is Tensor:
-                return self._unary(op, tensors[0], attrs)
+                return _unary(op, tensors[0], attrs)
         try:
             arrays = [t._data for t in tensors]
             key = _signature(op, arrays, attrs)
@@ -167,65 +220,13 @@ class EagerMode:
             raise kernel_failure_error(op, [_meta(a) for a in arrays], attrs, exc) from exc
         if op.single_output:
             outs = wrap(result)
-            flat = (outs,)
-        else:
-            outs, flat = self._wrap_many(op, result)
+            if op.backward is not None and STATE.enabled and _needs_grad(tensors):
+                GradNode.record_single(op, tensors, arrays, attrs, outs)
+            return outs
+        outs, flat = _wrap_many(op, result)
         if op.backward is not None and STATE.enabled and _needs_grad(tensors):
             GradNode.record(op, tensors, arrays, attrs, flat, outs)
         return outs
-
-    @staticmethod
-    def _binary(op, a, b, attrs):
-        """The common case (two plain tensors, one output) without the generic bookkeeping.
-
-        Its check key includes `attrs`, which are hashable here: only tensor-less ops
-        (assign_value) and list-input ops (getitem, setitem) take `Any` attributes."""
-        x, y = a._data, b._data
-        if _FLAGS["FLAGS_eager_check_meta"]:
-            key = (op, attrs, a._sig or _signature_id(a), b._sig or _signature_id(b))
-            if key not in _checked:
-                _check_new(op, (x, y), attrs, key)
-        try:
-            result = op.kernel(x, y, *attrs) if attrs else op.kernel(x, y)
-        except Exception as exc:
-            raise kernel_failure_error(op, [_meta(x), _meta(y)], attrs, exc) from exc
-        out = wrap(result)
-        if op.backward is not None and STATE.enabled and not (a.stop_gradient
-                                                              and b.stop_gradient):
-            GradNode.record(op, (a, b), (x, y), attrs, (out,), out)
-        return out
-
-    @staticmethod
-    def _unary(op, a, attrs):
-        """The one-tensor, one-output case (activations, reductions, reshapes)."""
-        x = a._data
-        if _FLAGS["FLAGS_eager_check_meta"]:
-            key = (op, attrs, a._sig or _signature_id(a))
-            if key not in _checked:
-                _check_new(op, (x,), attrs, key)
-        try:
-            result = op.kernel(x, *attrs)
-        except Exception as exc:
-            raise kernel_failure_error(op, [_meta(x)], attrs, exc) from exc
-        out = wrap(result)
-        if op.backward is not None and STATE.enabled and not a.stop_gradient:
-            GradNode.record(op, (a,), (x,), attrs, (out,), out)
-        return out
-
-    @staticmethod
-    def _wrap_many(op, result):
-        """Wrap a multi-output kernel result; returns (per-output objects, flat tensors)."""
-        outs, flat = [], []
-        for kind, value in zip(op.output_kinds, op.result_tuple(result)):
-            if kind == "Tensor[]":
-                items = [wrap(a) for a in value]
-                outs.append(items)
-                flat.extend(items)
-            else:
-                t = wrap(value)
-                outs.append(t)
-                flat.append(t)
-        return outs, flat
 
 
 EAGER = EagerMode()

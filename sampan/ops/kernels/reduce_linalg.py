@@ -23,6 +23,7 @@ __all__ = [
 
 _WIDENED_BY_SUM = {np.dtype(np.bool_).num, np.dtype(np.int32).num}  # dtype numbers: cheap test
 _FLOAT16 = np.dtype(np.float16)
+_NDARRAY = np.ndarray
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -30,11 +31,6 @@ _FLOAT16 = np.dtype(np.float16)
 def _arr(value):
     """The result as an ndarray (NumPy returns scalars for 0-d results)."""
     return value if value.__class__ is np.ndarray else np.array(value)
-
-
-def _np_axis(axis, ndim):
-    """NumPy's axis argument for a reduction over `axis` (() or a 0-d input: every axis)."""
-    return axis if axis and ndim else None
 
 
 def _reduced_count(shape, axis):
@@ -58,8 +54,10 @@ def _broadcast_like(value, x):
 
 
 def _reduce(ufunc, x, axis, keepdim, dtype=None):
-    """ufunc.reduce of x over `axis` as an ndarray."""
-    return _arr(ufunc.reduce(x, axis=_np_axis(axis, x.ndim), dtype=dtype, keepdims=keepdim))
+    """ufunc.reduce of x over `axis` as an ndarray (positional arguments and the inlined
+    helpers keep this hot path short)."""
+    value = ufunc.reduce(x, axis if axis and x.ndim else None, dtype, None, keepdim)
+    return value if value.__class__ is _NDARRAY else np.array(value)
 
 
 def _empty_reduction(x, axis, keepdim, fill):
@@ -107,7 +105,9 @@ def reduce_sum(x, axis, dtype, keepdim):
 
 def sum_grad(x, out_grad, axis, dtype, keepdim):
     """out_grad broadcast back over the summed axes."""
-    return _broadcast_like(_restore_reduced(out_grad, x.shape, axis, keepdim), x)
+    out = np.empty(x.shape, x.dtype)
+    out[...] = _restore_reduced(out_grad, x.shape, axis, keepdim) if axis else out_grad
+    return out
 
 
 def reduce_mean(x, axis, keepdim):
