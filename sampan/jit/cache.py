@@ -39,7 +39,7 @@ def _leaf_key(leaf):
     """Cache-key part of one tensor-like argument."""
     if isinstance(leaf, InputSpec):
         return ("spec", leaf.shape, leaf.dtype.name, leaf.stop_gradient)
-    return ("tensor", tuple(leaf.shape), leaf.dtype.name, leaf.stop_gradient)
+    return ("tensor", leaf._data.shape, leaf._data.dtype, leaf.stop_gradient)
 
 
 def value_key(obj):

@@ -2,7 +2,7 @@
 import logging
 import os
 
-__all__ = ["set_code_level", "set_verbosity", "code", "event", "LOGGER"]
+__all__ = ["set_code_level", "set_verbosity", "code", "enabled", "event", "LOGGER"]
 
 LOGGER = logging.getLogger("sampan.jit")
 
@@ -52,9 +52,15 @@ def code(step, steps, name, source):
         _emit(f"After the {name} pass ({step}/{steps}):\n{source()}", _Settings.code_stdout)
 
 
-def event(level, message):
-    """Log `message` when the verbosity is at least `level`."""
+def enabled(level):
+    """True when the verbosity is at least `level` (callers on hot paths check it before
+    formatting a message)."""
     verbosity = _Settings.verbosity
     verbosity = _env_int("TRANSLATOR_VERBOSITY", 0) if verbosity is None else verbosity
-    if verbosity >= level:
+    return verbosity >= level
+
+
+def event(level, message):
+    """Log `message` when the verbosity is at least `level`."""
+    if enabled(level):
         _emit(message, _Settings.verbosity_stdout)

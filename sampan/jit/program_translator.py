@@ -8,6 +8,7 @@ import weakref
 from .. import static
 from ..core.dispatch import current_mode, mode_guard
 from ..eager.tensor import Tensor
+from ..nn.layer.layers import Layer
 from ..static.framework import Program
 from ..static.mode import STATIC
 from . import log, operators, pipeline
@@ -143,6 +144,13 @@ def _all_leaves(obj):
     return [obj]
 
 
+def _tensor_leaves(args, kwargs):
+    """The Tensors among the arguments, in order (plain Tensor arguments: no walk)."""
+    if not kwargs and all(arg.__class__ is Tensor for arg in args):
+        return list(args)
+    return [t for t in leaves((args, kwargs)) if isinstance(t, Tensor)]
+
+
 class StaticFunction:
     """A function (or Layer method) that runs as a static Program built on first call."""
 
@@ -211,8 +219,7 @@ class StaticFunction:
 
     def _key(self, args, kwargs):
         layer = self._instance
-        modes = () if not hasattr(layer, "sublayers") else tuple(
-            sub.training for sub in layer.sublayers(include_self=True))
+        modes = layer._training_flags() if isinstance(layer, Layer) else ()
         return value_key(tuple(args)), value_key(kwargs), modes
 
     def get_concrete_program(self, *args, **kwargs):
@@ -225,7 +232,7 @@ class StaticFunction:
             log.event(1, f"to_static: tracing {self._fn.__qualname__} (program "
                          f"#{len(self._cache) + 1})")
             program = self._cache[key] = self._build(args, kwargs)
-        else:
+        elif log.enabled(2):
             log.event(2, f"to_static: cached program of {self._fn.__qualname__}")
         self._last = program
         return program
@@ -259,8 +266,7 @@ class StaticFunction:
         if getattr(current_mode(), "is_static", False):
             return self.converted_callable()(*args, **kwargs)
         program = self.get_concrete_program(*args, **kwargs)
-        tensors = [t for t in leaves((args, kwargs)) if isinstance(t, Tensor)]
-        return program.partial_program(tensors)
+        return program.partial_program(_tensor_leaves(args, kwargs))
 
     def rollback(self):
         """Undo `to_static(layer)`; returns the original function."""

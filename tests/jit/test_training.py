@@ -100,6 +100,18 @@ def test_cache_retraces_only_on_new_signature():
     assert len(fwd.program_cache) == 3
 
 
+def test_cache_follows_a_sublayer_mode_change():
+    """eval() of one sublayer builds a new program; train() again reuses the first."""
+    model = to_static(MLP())
+    fwd = model.forward
+    first = fwd.get_concrete_program(data(0)[0])
+    model.fc2.eval()
+    assert fwd.get_concrete_program(data(0)[0]) is not first
+    model.fc2.train()
+    assert fwd.get_concrete_program(data(0)[0]) is first
+    assert len(fwd.program_cache) == 2
+
+
 def test_input_spec_accepts_any_batch():
     model = MLP()
     fwd = to_static(model.forward, input_spec=[InputSpec([None, 4], "float32")])

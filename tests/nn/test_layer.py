@@ -1,4 +1,5 @@
 """Layer base class: registration, traversal, state_dict, hooks, modes, static params."""
+import copy
 import warnings
 
 import numpy as np
@@ -182,3 +183,46 @@ def test_dropout_builds_in_static_mode():
         sampan.disable_static()
     (value,) = interpret(main, feed={"x": np.ones([100, 100], "float32")}, fetch_list=[out])
     assert 0.4 < (value == 0).mean() < 0.6 and set(np.unique(value)) == {0.0, 2.0}
+
+
+def _flags(layer):
+    """The flags `_training_flags` caches, computed afresh."""
+    return tuple(sub.training for sub in layer.sublayers(include_self=True))
+
+
+def test_training_flags_cache_follows_every_change():
+    """The cached train/eval flags (to_static's key) track flags and tree edits."""
+    box = nn.Layer()
+    box.seq = nn.Sequential(nn.Linear(2, 2), nn.Dropout())
+    box.items = nn.LayerList([nn.Dropout()])
+    box.table = nn.LayerDict({"a": nn.Dropout()})
+    edits = [lambda: box.eval(), lambda: box.train(), lambda: box.seq[1].eval(),
+             lambda: setattr(box.seq[0], "training", False),
+             lambda: box.items.append(nn.Dropout().eval()),
+             lambda: box.items.insert(0, nn.Linear(1, 1).eval()),
+             lambda: box.items.__setitem__(1, nn.Dropout().eval()),
+             lambda: box.items.__delitem__(0),
+             lambda: box.table.__setitem__("b", nn.Dropout().eval()),
+             lambda: box.table.__delitem__("a"),
+             lambda: setattr(box, "extra", nn.Dropout().eval()),
+             lambda: box.add_sublayer("more", nn.Dropout().eval()),
+             lambda: setattr(box, "extra", 3),
+             lambda: delattr(box, "more"),
+             lambda: box.seq.__delitem__(0)]
+    assert box._training_flags() == _flags(box)
+    for edit in edits:
+        edit()
+        assert box._training_flags() == _flags(box)
+        assert box._training_flags() is box._training_flags()
+    copied = copy.deepcopy(box)
+    copied.items[0].train()
+    assert copied._training_flags() == _flags(copied) != box._training_flags()
+
+
+def test_training_flags_cache_survives_plain_attributes():
+    """Assigning an ordinary attribute (not `training`, not a sublayer) keeps the cache."""
+    box = nn.Sequential(nn.Linear(2, 2))
+    flags = box._training_flags()
+    box[0].note = "x"
+    box.counter = 1
+    assert box._training_flags() is flags

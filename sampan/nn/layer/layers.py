@@ -24,6 +24,36 @@ def _snake(name):
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()
 
 
+class _TreeEpoch:
+    """Bumped by every change of a layer's `training` flag or of a sublayer table, so a
+    cache of a layer tree's flags (to_static's program key) knows when to rebuild."""
+
+    value = 0
+
+
+class _SubLayers(collections.OrderedDict):
+    """A layer's sublayer table: every edit bumps _TreeEpoch (containers edit it directly)."""
+
+    def pop(self, key, *default):
+        if key in self:
+            _TreeEpoch.value += 1
+        return super().pop(key, *default)
+
+
+def _bumping(method):
+    """`method` of OrderedDict, bumping _TreeEpoch first."""
+    def edit(self, *args, **kwargs):
+        _TreeEpoch.value += 1
+        return method(self, *args, **kwargs)
+    edit.__name__ = method.__name__
+    return edit
+
+
+for _name in ("__setitem__", "__delitem__", "popitem", "clear", "update", "setdefault",
+              "move_to_end"):
+    setattr(_SubLayers, _name, _bumping(getattr(collections.OrderedDict, _name)))
+
+
 class HookRemoveHelper:
     """Handle returned by hook registration; `remove()` unregisters the hook."""
 
@@ -44,7 +74,7 @@ class Layer:
 
     def __init__(self, name_scope=None, dtype=None):
         self.__dict__.update(_parameters=collections.OrderedDict(),
-                             _sub_layers=collections.OrderedDict(),
+                             _sub_layers=_SubLayers(),
                              _buffers=collections.OrderedDict())
         self.training = True
         self._full_name = unique_name.generate(name_scope or _snake(self.__class__.__name__))
@@ -71,6 +101,8 @@ class Layer:
         else:
             if store is not None:
                 self._drop(name)
+            if name == "training":
+                _TreeEpoch.value += 1
             object.__setattr__(self, name, value)
 
     @staticmethod
@@ -184,6 +216,15 @@ class Layer:
     def children(self):
         """The direct sublayers."""
         return [layer for _, layer in self.named_children()]
+
+    def _training_flags(self):
+        """`training` of this layer and every sublayer, depth first (to_static's program
+        key); cached until any layer's flag or sublayer table changes."""
+        cached = self.__dict__.get("_flags_cache")
+        if cached is None or cached[0] != _TreeEpoch.value:
+            flags = tuple(layer.training for layer in self.sublayers(include_self=True))
+            cached = self.__dict__["_flags_cache"] = (_TreeEpoch.value, flags)
+        return cached[1]
 
     def _named_members(self, table, prefix, include_sublayers, keep=lambda layer, key: True):
         layers = (self.named_sublayers(prefix, include_self=True) if include_sublayers
