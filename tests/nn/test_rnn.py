@@ -104,3 +104,66 @@ def test_cells():
     out, new = simple(t(x.astype("float32")))
     assert out.shape == [4, 2] and new is out
     assert nn.GRUCell(3, 2)(t(x.astype("float32")))[0].shape == [4, 2]
+
+
+def _final_h(mode, finals):
+    """The stacked final hidden states of np_rnn ([layers * dirs, batch, hidden])."""
+    return np.stack([h for h, _ in finals] if mode == "LSTM" else finals)
+
+
+@pytest.mark.parametrize("cls,mode", [(nn.SimpleRNN, "RNN"), (nn.LSTM, "LSTM"),
+                                      (nn.GRU, "GRU")])
+@pytest.mark.parametrize("direction,num_layers", [("forward", 1), ("bidirect", 2)])
+def test_sequence_length_matches_unpadded_runs(cls, mode, direction, num_layers):
+    """A padded batch with sequence_length gives, per sequence, what the sequence alone
+    gives: zero outputs past its end, the final state at its last step, and a reverse
+    pass that starts at its own end."""
+    layer = cls(3, 4, num_layers=num_layers, direction=direction).to(dtype="float64")
+    lengths = [5, 2, 4]
+    x = rng.standard_normal((3, 5, 3))
+    out, final = layer(t(x), sequence_length=t(np.array(lengths)))
+    final_h = (final[0] if mode == "LSTM" else final).numpy()
+    dirs = 2 if direction == "bidirect" else 1
+    for b, n in enumerate(lengths):
+        ref, finals = np_rnn(mode, layer, x[b:b + 1, :n], num_layers, dirs)
+        np.testing.assert_allclose(out.numpy()[b, :n], ref[0], atol=1e-10)
+        assert not out.numpy()[b, n:].any()
+        np.testing.assert_allclose(final_h[:, b], _final_h(mode, finals)[:, 0], atol=1e-10)
+
+
+def test_sequence_length_gradient_ignores_padding():
+    """Padding steps receive no gradient, and the valid steps get the unpadded gradient."""
+    layer = nn.LSTM(2, 3, direction="bidirect").to(dtype="float64")
+    x = rng.standard_normal((2, 4, 2))
+    padded = t(x, grad=True)
+    out, _ = layer(padded, sequence_length=t(np.array([4, 2])))
+    out.sum().backward()
+    alone = t(x[1:, :2], grad=True)
+    layer(alone)[0].sum().backward()
+    assert not padded.grad.numpy()[1, 2:].any()
+    np.testing.assert_allclose(padded.grad.numpy()[1, :2], alone.grad.numpy()[0], atol=1e-10)
+
+
+def test_sequence_length_to_static_matches_eager():
+    import sampan
+    layer = nn.GRU(2, 3, direction="bidirect")
+    x = sampan.to_tensor(rng.standard_normal((2, 4, 2)).astype("float32"))
+    lengths = sampan.to_tensor(np.array([3, 4]))
+    eager, _ = layer(x, sequence_length=lengths)
+    static = sampan.jit.to_static(lambda a, n: layer(a, sequence_length=n)[0])
+    np.testing.assert_allclose(static(x, lengths).numpy(), eager.numpy(), atol=1e-6)
+
+
+def test_rnn_and_birnn_wrappers_take_sequence_length():
+    """nn.RNN / nn.BiRNN over cells follow the same padding rule as the fused layers."""
+    cell_fw, cell_bw = nn.GRUCell(2, 3), nn.GRUCell(2, 3)
+    x = rng.standard_normal((2, 4, 2)).astype("float32")
+    lengths = t(np.array([4, 3]))
+    out, (h_fw, h_bw) = nn.BiRNN(cell_fw, cell_bw)(t(x), sequence_length=lengths)
+    alone, (a_fw, a_bw) = nn.BiRNN(cell_fw, cell_bw)(t(x[1:, :3]))
+    np.testing.assert_allclose(out.numpy()[1, :3], alone.numpy()[0], atol=1e-6)
+    assert not out.numpy()[1, 3:].any()
+    np.testing.assert_allclose(h_fw.numpy()[1], a_fw.numpy()[0], atol=1e-6)
+    np.testing.assert_allclose(h_bw.numpy()[1], a_bw.numpy()[0], atol=1e-6)
+    single, h = nn.RNN(cell_bw, is_reverse=True)(t(x), sequence_length=lengths)
+    np.testing.assert_allclose(single.numpy()[1, :3], alone.numpy()[0, :, 3:], atol=1e-6)

@@ -4,6 +4,7 @@ from ...ops._generated import api
 from ..functional import extra as FX
 from .activation import _activation
 from .layers import Layer
+from .rnn import run_with_lengths
 
 __all__ = ["Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Hardshrink", "Softshrink",
            "GLU", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN"]
@@ -93,14 +94,19 @@ def _time_steps(inputs, time_major):
     return [api.squeeze(s, [0]) for s in api.split(x, [1] * x.shape[0], 0)]
 
 
-def _run_cell(cell, inputs, states, time_major, reverse):
-    """Run cell over the time axis; returns (stacked outputs, final states)."""
+def _run_cell(cell, inputs, states, time_major, reverse, sequence_length):
+    """Run cell over the time axis (padded sequences when `sequence_length` is given);
+    returns (stacked outputs, final states)."""
     steps = _time_steps(inputs, time_major)
-    outputs = []
-    for x in (reversed(steps) if reverse else steps):
-        out, states = cell(x, states)
-        outputs.append(out)
-    out = api.stack(outputs[::-1] if reverse else outputs, 0)
+    if sequence_length is not None:
+        outputs, states = run_with_lengths(cell, steps, states, reverse, sequence_length)
+    else:
+        outputs = []
+        for x in (reversed(steps) if reverse else steps):
+            out, states = cell(x, states)
+            outputs.append(out)
+        outputs = outputs[::-1] if reverse else outputs
+    out = api.stack(outputs, 0)
     if not time_major:
         out = api.transpose(out, [1, 0] + list(range(2, len(out.shape))))
     return out, states
@@ -115,9 +121,8 @@ class RNN(Layer):
         self.is_reverse, self.time_major = is_reverse, time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
-        if sequence_length is not None:
-            raise NotImplementedError("RNN(sequence_length=...) is not supported")
-        return _run_cell(self.cell, inputs, initial_states, self.time_major, self.is_reverse)
+        return _run_cell(self.cell, inputs, initial_states, self.time_major, self.is_reverse,
+                         sequence_length)
 
 
 class BiRNN(Layer):
@@ -129,11 +134,11 @@ class BiRNN(Layer):
         self.time_major = time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
-        if sequence_length is not None:
-            raise NotImplementedError("BiRNN(sequence_length=...) is not supported")
         fw_state, bw_state = initial_states if initial_states is not None else (None, None)
-        out_fw, final_fw = _run_cell(self.cell_fw, inputs, fw_state, self.time_major, False)
-        out_bw, final_bw = _run_cell(self.cell_bw, inputs, bw_state, self.time_major, True)
+        out_fw, final_fw = _run_cell(self.cell_fw, inputs, fw_state, self.time_major, False,
+                                     sequence_length)
+        out_bw, final_bw = _run_cell(self.cell_bw, inputs, bw_state, self.time_major, True,
+                                     sequence_length)
         return api.concat([out_fw, out_bw], -1), (final_fw, final_bw)
 
 

@@ -1,4 +1,5 @@
 """SimpleRNN / LSTM / GRU cells and multi-layer (bidirectional) recurrent layers."""
+import functools
 import math
 
 from ...ops._generated import api
@@ -41,6 +42,54 @@ def cell_step(mode, x, state, weights):
     act = api.relu if mode == "RNN_RELU" else api.tanh
     h = act(api.add(gx, gh))
     return h, h
+
+
+def length_masks(sequence_length, steps):
+    """Per time step, a [batch, 1] bool tensor: True where the step lies within its
+    sequence (`sequence_length` holds each sequence's length)."""
+    lengths = api.unsqueeze(api.cast(sequence_length, "int64"), [1])
+    return [api.less_than(api.full([1, 1], t, "int64"), lengths) for t in range(steps)]
+
+
+def reverse_within_lengths(steps, sequence_length):
+    """The [batch, ...] steps with each sequence's first `length` entries in reverse order
+    and its padding steps in place, so a reverse pass starts at every sequence's own end
+    (applying it twice restores the order)."""
+    x = api.stack(steps, 0)
+    t = api.unsqueeze(api.arange(0, len(steps), 1, "int64"), [1])
+    lengths = api.unsqueeze(api.cast(sequence_length, "int64"), [0])
+    index = api.where(api.less_than(t, lengths), lengths - 1 - t, t)
+    index = api.reshape(index, index.shape + [1] * (len(x.shape) - 2))
+    return [api.squeeze(s, [0]) for s in api.split(api.take_along_axis(x, index, 0),
+                                                     [1] * len(steps), 0)]
+
+
+def _masked_step(mask, output, state, new_state):
+    """A time step's (output, state) under `mask`: past a sequence's end the output is zero
+    and the state carries over unchanged (the padding never reaches the final state)."""
+    if isinstance(new_state, (tuple, list)):
+        old = state if state is not None else [api.full_like(n, 0.0) for n in new_state]
+        new_state = type(new_state)(api.where(mask, n, o) for n, o in zip(new_state, old))
+    else:
+        old = state if state is not None else api.full_like(new_state, 0.0)
+        new_state = api.where(mask, new_state, old)
+    return api.where(mask, output, api.full_like(output, 0.0)), new_state
+
+
+def run_with_lengths(step, steps, state, reverse, sequence_length):
+    """Run `step(x, state) -> (output, state)` over padded [batch, ...] steps: steps past a
+    sequence's length leave its state alone and output zeros, and the reverse pass starts
+    at each sequence's last step. `state` None means the step's own zero state."""
+    if reverse:
+        steps = reverse_within_lengths(steps, sequence_length)
+    outputs = []
+    for x, mask in zip(steps, length_masks(sequence_length, len(steps))):
+        output, new_state = step(x, state)
+        output, state = _masked_step(mask, output, state, new_state)
+        outputs.append(output)
+    if reverse:
+        outputs = reverse_within_lengths(outputs, sequence_length)
+    return outputs, state
 
 
 def _zero_state(mode, batch, hidden, dtype):
@@ -144,8 +193,6 @@ class _RNNBase(Layer):
         return (outputs[::-1] if reverse else outputs), state
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
-        if sequence_length is not None:
-            raise NotImplementedError("sequence_length is not supported")
         x = inputs if self.time_major else api.transpose(inputs, [1, 0, 2])
         steps = [api.squeeze(s, [0]) for s in api.split(x, [1] * x.shape[0], 0)]
         states = self._initial(initial_states, steps[0].shape[0], inputs.dtype)
@@ -154,7 +201,12 @@ class _RNNBase(Layer):
             per_dir = []
             for d in range(self.num_directions):
                 idx = k * self.num_directions + d
-                outs, final = self._run(steps, states[idx], self._weights[idx], d == 1)
+                if sequence_length is None:
+                    outs, final = self._run(steps, states[idx], self._weights[idx], d == 1)
+                else:
+                    outs, final = run_with_lengths(
+                        functools.partial(cell_step, self._mode, weights=self._weights[idx]),
+                        steps, states[idx], d == 1, sequence_length)
                 per_dir.append(outs)
                 finals.append(final)
             steps = [api.concat(list(hs), -1) if len(hs) > 1 else hs[0]
