@@ -335,6 +335,14 @@ def _apply_hooks(hooks, g, create_graph):
     return g
 
 
+def _released_error(node):
+    """The error for walking a node whose saved values a previous backward freed."""
+    return RuntimeError(
+        f"trying to run backward through the graph a second time ({node!r}): its saved "
+        f"values were freed by the first backward; pass retain_graph=True to the first "
+        f"backward() if you need this")
+
+
 def _discover(roots):
     """Dependency count of every node reachable from the root nodes (iteratively)."""
     deps = dict.fromkeys(roots, 0)
@@ -343,10 +351,7 @@ def _discover(roots):
         node = stack.pop()
         edges = node.edges
         if edges is _RELEASED:
-            raise RuntimeError(
-                f"trying to run backward through the graph a second time ({node!r}): "
-                f"its saved values were freed by the first backward; "
-                f"pass retain_graph=True to the first backward() if you need this")
+            raise _released_error(node)
         for e in edges:
             if e.__class__ is tuple:
                 child = e[0]
@@ -450,10 +455,7 @@ def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
         node = pop(pending)[1]
         edges = node.edges
         if edges is _RELEASED:
-            raise RuntimeError(
-                f"trying to run backward through the graph a second time ({node!r}): "
-                f"its saved values were freed by the first backward; "
-                f"pass retain_graph=True to the first backward() if you need this")
+            raise _released_error(node)
         grads = buffers.pop(node)
         if node.hooks:
             for idx, hooks in node.hooks.items():
