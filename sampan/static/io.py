@@ -27,11 +27,15 @@ def _scope_values(names, scope):
 
 
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=None, **kwargs):
-    """Prune `program` (default: the default main program) to feed_vars -> fetch_vars and
-    write it with the parameter values of the global scope."""
-    program = program if program is not None else default_main_program()
+    """Prune `program` to feed_vars -> fetch_vars and write it with the parameter values of
+    the global scope. Without `program`, the program the fetch variables belong to (so a
+    model built under `program_guard` saves without naming its program again)."""
+    fetch_vars = _as_list(fetch_vars)
+    if program is None:
+        block = getattr(fetch_vars[0], "block", None) if fetch_vars else None
+        program = block.program if block is not None else default_main_program()
     feeds = [v if isinstance(v, str) else v.name for v in _as_list(feed_vars)]
-    exported = export_method("forward", program, feeds, _as_list(fetch_vars))
+    exported = export_method("forward", program, feeds, fetch_vars)
     save_model(os.fspath(path_prefix), [exported],
                _scope_values(exported.parameters, global_scope()))
 

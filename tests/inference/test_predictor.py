@@ -95,3 +95,22 @@ def test_static_save_and_load_inference_model(tmp_path):
     np.testing.assert_array_equal(got, expected)
     predictor = create_predictor(Config(str(tmp_path / "inf")))
     np.testing.assert_array_equal(predictor.run([feed["x"]])[0], expected)
+
+
+def test_save_inference_model_finds_the_fetch_variables_program(tmp_path):
+    """Without `program=`, the program the fetch variables were built in is saved, not the
+    (empty) default main program."""
+    main, startup = static.Program(), static.Program()
+    paddle.enable_static()
+    try:
+        with static.program_guard(main, startup):
+            x = static.data("x", [None, 3], "float32")
+            out = paddle.tanh(x) * 3.0
+    finally:
+        paddle.disable_static()
+    exe = static.Executor()
+    save_inference_model(str(tmp_path / "m"), [x], [out], exe)
+    program, feeds, fetches = load_inference_model(str(tmp_path / "m"), exe)
+    feed = rows(4)[:, :3].copy()
+    (got,) = exe.run(program, feed={feeds[0]: feed}, fetch_list=fetches)
+    np.testing.assert_allclose(got, np.tanh(feed) * 3.0, rtol=1e-6)
