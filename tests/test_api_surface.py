@@ -55,6 +55,8 @@ numpy item tolist backward clear_grad detach astype reshape transpose sum mean m
 log matmul unsqueeze squeeze flatten cast clip argmax sort topk split chunk gather expand tile
 norm diagonal trace kron outer cross take_along_axis put_along_axis unique nonzero median
 quantile moveaxis lerp logit asin acos atan sinh cosh atan2 clone diff count_nonzero frac
+zero_ fill_ add_ subtract_ multiply_ divide_ scale_ clip_ uniform_ normal_ copy_ reshape_
+squeeze_ unsqueeze_ flatten_ exp_ sqrt_ tanh_ element_size is_contiguous contiguous to
 """
 
 SPACES = [(paddle, TOP), (paddle.nn, NN), (paddle.nn.functional, FUNCTIONAL),

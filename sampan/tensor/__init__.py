@@ -11,15 +11,21 @@ from ..ops._generated.api import __all__ as _op_names
 from .array import array_length, array_read, array_write, create_array
 from .creation import *  # noqa: F401,F403
 from .creation import __all__ as _creation_names
+from .conversion import METHODS as _conversion_methods
 from .extra import *  # noqa: F401,F403
 from .extra import __all__ as _extra_names
+from .inplace import *  # noqa: F401,F403
+from .inplace import METHODS as _inplace_methods, __all__ as _inplace_names
 from .manipulation import *  # noqa: F401,F403
 from .manipulation import __all__ as _manipulation_names
 from .math import *  # noqa: F401,F403
 from .math import __all__ as _math_names
+from .methods import install_method_table as _install_method_table
 from .methods import install_methods as _install_methods
 
 __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names)
-                 | set(_math_names) | set(_extra_names)
+                 | set(_math_names) | set(_extra_names) | set(_inplace_names)
                  | {"create_array", "array_write", "array_read", "array_length"})
 _install_methods(_sys.modules[__name__], __all__)
+_install_method_table(_inplace_methods)
+_install_method_table(_conversion_methods)

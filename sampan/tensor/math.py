@@ -4,7 +4,7 @@ import numbers
 from ..ops._generated import api
 
 __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floor_mod", "mod",
-           "multiply_", "add_n", "sign", "neg", "rsqrt", "equal_all"]
+           "add_n", "sign", "neg", "rsqrt", "equal_all"]
 
 sign = api.sign
 neg = api.neg
@@ -51,12 +51,6 @@ def add_n(inputs, name=None):
 def increment(x, value=1.0, name=None):
     """x += value, in place (Paddle semantics); returns x."""
     x._take_over(api.increment(x, value))
-    return x
-
-
-def multiply_(x, y, name=None):
-    """x *= y in place; returns x."""
-    x._take_over(api.multiply(x, y))
     return x
 
 

@@ -5,7 +5,7 @@ eager tensors and static variables the same method surface.
 """
 from ..ops._generated.methods import TensorOperators
 
-__all__ = ["install_methods"]
+__all__ = ["install_methods", "install_method_table"]
 
 # Functions that create tensors rather than transform one: not methods.
 _NOT_METHODS = {
@@ -29,3 +29,10 @@ def install_methods(namespace, names):
     for alias, target in _ALIASES.items():
         if not hasattr(TensorOperators, alias) and hasattr(namespace, target):
             setattr(TensorOperators, alias, getattr(namespace, target))
+
+
+def install_method_table(table):
+    """Set `TensorOperators.<name>` for each (name, function) of a methods-only table."""
+    for name, fn in table.items():
+        if not hasattr(TensorOperators, name):
+            setattr(TensorOperators, name, fn)
