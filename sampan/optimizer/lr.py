@@ -2,9 +2,10 @@
 import math
 import warnings
 
-__all__ = ["LRScheduler", "StepDecay", "MultiStepDecay", "ExponentialDecay", "NaturalExpDecay",
-           "InverseTimeDecay", "PolynomialDecay", "PiecewiseDecay", "CosineAnnealingDecay",
-           "LinearWarmup", "LambdaDecay", "MultiplicativeDecay", "ReduceOnPlateau"]
+__all__ = ["LRScheduler", "NoamDecay", "StepDecay", "MultiStepDecay", "ExponentialDecay",
+           "NaturalExpDecay", "InverseTimeDecay", "PolynomialDecay", "PiecewiseDecay",
+           "CosineAnnealingDecay", "LinearWarmup", "LambdaDecay", "MultiplicativeDecay",
+           "ReduceOnPlateau", "OneCycleLR", "CyclicLR", "LinearLR", "CosineAnnealingWarmRestarts"]
 
 
 class LRScheduler:
@@ -21,9 +22,24 @@ class LRScheduler:
         return self.last_lr
 
     def step(self, epoch=None):
-        """Advance one epoch (or jump to `epoch`) and recompute the learning rate."""
-        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        self.last_lr = self.get_lr()
+        """Advance one epoch (or jump to `epoch`) and recompute the learning rate.
+
+        A jump uses the scheduler's closed form when it has one (`_closed_form_lr`), since
+        a recurrence over `last_lr` only holds between consecutive epochs."""
+        if epoch is None:
+            self.last_epoch += 1
+            self.last_lr = self.get_lr()
+        else:
+            self.last_epoch = epoch
+            self.last_lr = self._closed_form_lr()
+        self._report()
+
+    def _closed_form_lr(self):
+        """The learning rate at `last_epoch` from scratch (default: get_lr)."""
+        return self.get_lr()
+
+    def _report(self):
+        """Print the new learning rate when verbose."""
         if self.verbose:
             print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to "
                   f"{self.last_lr}.")
@@ -129,14 +145,29 @@ class PiecewiseDecay(LRScheduler):
 
 
 class CosineAnnealingDecay(LRScheduler):
-    """eta_min + (lr − eta_min) · (1 + cos(π · epoch / T_max)) / 2."""
+    """eta_min + (lr − eta_min) · (1 + cos(π · epoch / T_max)) / 2.
+
+    Like Paddle, step() advances by the recurrence over the previous learning rate (so
+    its rounding matches Paddle's); step(epoch) uses the closed form."""
 
     def __init__(self, learning_rate, T_max, eta_min=0, last_epoch=-1,  # noqa: N803
                  verbose=False):
-        self.T_max, self.eta_min = T_max, eta_min
+        self.T_max, self.eta_min = T_max, float(eta_min)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self):
+        epoch, period = self.last_epoch, self.T_max
+        if epoch == 0:
+            return self.base_lr
+        if (epoch - 1 - period) % (2 * period) == 0:
+            # restarting from the minimum, where the ratio below would divide by zero
+            return self.last_lr + (self.base_lr - self.eta_min) * (
+                1 - math.cos(math.pi / period)) / 2
+        ratio = (1 + math.cos(math.pi * epoch / period)) / (
+            1 + math.cos(math.pi * (epoch - 1) / period))
+        return ratio * (self.last_lr - self.eta_min) + self.eta_min
+
+    def _closed_form_lr(self):
         cos = math.cos(math.pi * self.last_epoch / self.T_max)
         return self.eta_min + (self.base_lr - self.eta_min) * (1 + cos) / 2
 
@@ -153,12 +184,13 @@ class LambdaDecay(LRScheduler):
 
 
 class MultiplicativeDecay(LambdaDecay):
-    """Previous lr · lr_lambda(epoch) each step."""
+    """lr · lr_lambda(1) · lr_lambda(2) · ... · lr_lambda(epoch)."""
 
     def get_lr(self):
-        if self.last_epoch <= 0:
-            return self.base_lr
-        return self.last_lr * self.lr_lambda(self.last_epoch)
+        lr = self.base_lr
+        for epoch in range(1, self.last_epoch + 1):
+            lr *= self.lr_lambda(epoch)
+        return lr
 
 
 class LinearWarmup(LRScheduler):
@@ -219,3 +251,235 @@ class ReduceOnPlateau(LRScheduler):
             if self.last_lr - new_lr > self.epsilon:
                 self.last_lr = new_lr
             self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+
+
+class NoamDecay(LRScheduler):
+    """lr · d_model^−½ · min(epoch^−½, epoch · warmup_steps^−1.5) (epoch 0 takes 1 for the
+    first term), the Transformer schedule."""
+
+    def __init__(self, d_model, warmup_steps, learning_rate=1.0, last_epoch=-1, verbose=False):
+        if d_model <= 0:
+            raise ValueError(f"NoamDecay: d_model must be > 0, got {d_model}")
+        self.d_model, self.warmup_steps = d_model, warmup_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        epoch = self.last_epoch
+        decay = 1 if epoch == 0 else epoch ** -0.5
+        warmup = self.warmup_steps ** -1.5 * epoch
+        return self.base_lr * self.d_model ** -0.5 * min(decay, warmup)
+
+
+def _cos_anneal(start, end, fraction):
+    """From start (fraction 0) to end (fraction 1) along half a cosine."""
+    return end + (start - end) / 2.0 * (math.cos(math.pi * fraction) + 1)
+
+
+def _linear_anneal(start, end, fraction):
+    """From start (fraction 0) to end (fraction 1) along a straight line."""
+    return (end - start) * fraction + start
+
+
+class OneCycleLR(LRScheduler):
+    """One cycle: max_learning_rate / divide_factor up to max_learning_rate over the first
+    phase_pct of total_steps, then down to end_learning_rate (three_phase: back to the
+    initial rate over as many steps first), annealed by cosine or linearly."""
+
+    def __init__(self, max_learning_rate, total_steps, divide_factor=25.0,
+                 end_learning_rate=0.0001, phase_pct=0.3, anneal_strategy="cos",
+                 three_phase=False, last_epoch=-1, verbose=False):
+        _check_one_cycle(max_learning_rate, total_steps, end_learning_rate, phase_pct,
+                         three_phase)
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError(f"OneCycleLR: anneal_strategy must be 'cos' or 'linear', got "
+                             f"{anneal_strategy!r}")
+        self.total_steps = total_steps
+        self.anneal_strategy = anneal_strategy
+        initial = max_learning_rate / float(divide_factor)
+        self._phases = _one_cycle_phases(initial, float(max_learning_rate),
+                                         float(end_learning_rate), phase_pct * total_steps,
+                                         total_steps, three_phase)
+        super().__init__(initial, last_epoch, verbose)
+
+    def get_lr(self):
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"OneCycleLR: stepped {step} times, but total_steps is "
+                             f"{self.total_steps}")
+        anneal = _cos_anneal if self.anneal_strategy == "cos" else _linear_anneal
+        for i, (first, last, start_lr, end_lr) in enumerate(self._phases):
+            if step <= last or i == len(self._phases) - 1:
+                return anneal(start_lr, end_lr, (step - first) / (last - first))
+
+
+def _check_one_cycle(max_learning_rate, total_steps, end_learning_rate, phase_pct,
+                     three_phase):
+    """Paddle's argument checks for OneCycleLR."""
+    if max_learning_rate < 0 or end_learning_rate < 0:
+        raise ValueError("OneCycleLR: learning rates must be >= 0")
+    if not isinstance(total_steps, int) or total_steps <= 0:
+        raise ValueError(f"OneCycleLR: total_steps must be a positive int, got {total_steps!r}")
+    if not isinstance(phase_pct, float) or not 0 <= phase_pct <= 1:
+        raise ValueError(f"OneCycleLR: phase_pct must be a float in [0, 1], got {phase_pct!r}")
+    if three_phase and phase_pct >= 0.5:
+        raise ValueError("OneCycleLR: phase_pct must be < 0.5 when three_phase is True")
+
+
+def _one_cycle_phases(initial, peak, final, up_steps, total_steps, three_phase):
+    """(first step, last step, start lr, end lr) per phase; steps are Paddle's (fractional)
+    boundaries, each phase ending one step before the next count."""
+    if three_phase:
+        bounds = [0, up_steps - 1, 2 * up_steps - 2, total_steps - 1]
+        rates = [initial, peak, initial, final]
+    else:
+        bounds = [0, up_steps - 1, total_steps - 1]
+        rates = [initial, peak, final]
+    return [(bounds[i], bounds[i + 1], rates[i], rates[i + 1]) for i in range(len(bounds) - 1)]
+
+
+class CyclicLR(LRScheduler):
+    """Cycles between base_learning_rate and max_learning_rate: up over step_size_up steps,
+    down over step_size_down; the amplitude is scaled by mode ("triangular": 1,
+    "triangular2": halved each cycle, "exp_range": exp_gamma^iterations) or by scale_fn
+    of the cycle number or the iteration count (scale_mode)."""
+
+    _MODES = {"triangular": "cycle", "triangular2": "cycle", "exp_range": "iterations"}
+
+    def __init__(self, base_learning_rate, max_learning_rate, step_size_up, step_size_down=None,
+                 mode="triangular", exp_gamma=1.0, scale_fn=None, scale_mode="cycle",
+                 last_epoch=-1, verbose=False):
+        _check_cyclic(max_learning_rate, step_size_up, step_size_down, exp_gamma)
+        if scale_fn is None and mode not in self._MODES:
+            raise ValueError(f"CyclicLR: mode must be one of {sorted(self._MODES)} when "
+                             f"scale_fn is not given, got {mode!r}")
+        if scale_mode not in ("cycle", "iterations"):
+            raise ValueError(f"CyclicLR: scale_mode must be 'cycle' or 'iterations', got "
+                             f"{scale_mode!r}")
+        up = float(step_size_up)
+        down = up if step_size_down is None else float(step_size_down)
+        self.cycle_size, self.step_up_pct = up + down, up / (up + down)
+        self.max_lr = float(max_learning_rate)
+        self.amplitude = self.max_lr - base_learning_rate
+        self.mode, self.gamma = mode, exp_gamma
+        self.scale_fn = scale_fn if scale_fn is not None else getattr(self, "_" + mode)
+        self.scale_mode = scale_mode if scale_fn is not None else self._MODES[mode]
+        super().__init__(base_learning_rate, last_epoch, verbose)
+
+    def _triangular(self, cycle):
+        return 1.0
+
+    def _triangular2(self, cycle):
+        return 1 / (2.0 ** (cycle - 1))
+
+    def _exp_range(self, iterations):
+        return self.gamma ** iterations
+
+    def get_lr(self):
+        iterations = self.last_epoch
+        cycle = 1 + iterations // self.cycle_size
+        position = 1.0 + iterations / self.cycle_size - cycle
+        if position <= self.step_up_pct:
+            height = position / self.step_up_pct
+        else:
+            height = (1 - position) / (1 - self.step_up_pct)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else iterations)
+        return self.base_lr + self.amplitude * height * scale
+
+
+def _check_cyclic(max_learning_rate, step_size_up, step_size_down, exp_gamma):
+    """Paddle's argument checks for CyclicLR."""
+    if max_learning_rate < 0:
+        raise ValueError("CyclicLR: max_learning_rate must be >= 0")
+    for name, size in (("step_size_up", step_size_up), ("step_size_down", step_size_down)):
+        if size is not None and (not isinstance(size, int) or size <= 0):
+            raise ValueError(f"CyclicLR: {name} must be a positive int, got {size!r}")
+    if not isinstance(exp_gamma, float):
+        raise TypeError(f"CyclicLR: exp_gamma must be a float, got {type(exp_gamma).__name__}")
+
+
+class LinearLR(LRScheduler):
+    """lr · start_factor rising (or falling) linearly to lr · end_factor over total_steps,
+    then constant. Advanced by Paddle's recurrence over the previous learning rate."""
+
+    def __init__(self, learning_rate, total_steps, start_factor=1.0 / 3, end_factor=1.0,
+                 last_epoch=-1, verbose=False):
+        if not 0 < start_factor <= 1.0:
+            raise ValueError(f"LinearLR: start_factor must be in (0, 1], got {start_factor}")
+        if not 0 <= end_factor <= 1.0:
+            raise ValueError(f"LinearLR: end_factor must be in [0, 1], got {end_factor}")
+        if total_steps <= 0:
+            raise ValueError(f"LinearLR: total_steps must be > 0, got {total_steps}")
+        self.start_factor, self.end_factor = start_factor, end_factor
+        self.total_steps = total_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        epoch = self.last_epoch
+        if epoch == 0:
+            return self.base_lr * self.start_factor
+        if epoch > self.total_steps:
+            return self.last_lr
+        rise = self.end_factor - self.start_factor
+        return self.last_lr * (1.0 + rise / (self.total_steps * self.start_factor
+                                             + (epoch - 1) * rise))
+
+    def _closed_form_lr(self):
+        fraction = min(self.last_epoch, self.total_steps) / self.total_steps
+        factor = self.start_factor + (self.end_factor - self.start_factor) * fraction
+        return self.base_lr * factor
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """SGDR: eta_min + (lr − eta_min)·(1 + cos(π·T_cur/T_i))/2, where T_cur counts epochs
+    since the last restart and the period T_i starts at T_0 and grows by T_mult at each
+    restart. The state dict also keeps T_cur and T_i, so a restored scheduler resumes
+    exactly."""
+
+    def __init__(self, learning_rate, T_0, T_mult=1, eta_min=0, last_epoch=-1,  # noqa: N803
+                 verbose=False):
+        if not isinstance(T_0, int) or T_0 <= 0:
+            raise ValueError(f"CosineAnnealingWarmRestarts: T_0 must be a positive int, "
+                             f"got {T_0!r}")
+        if not isinstance(T_mult, int) or T_mult < 1:
+            raise ValueError(f"CosineAnnealingWarmRestarts: T_mult must be an int >= 1, "
+                             f"got {T_mult!r}")
+        self.T_0 = self.T_i = T_0
+        self.T_mult, self.eta_min = T_mult, eta_min
+        self.T_cur = last_epoch
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def _state_keys(self):
+        return ["last_epoch", "last_lr", "T_cur", "T_i"]
+
+    def get_lr(self):
+        cos = math.cos(math.pi * self.T_cur / self.T_i)
+        return self.eta_min + (self.base_lr - self.eta_min) * (1 + cos) / 2
+
+    def step(self, epoch=None):
+        """Advance one epoch (restarting when the period ends) or jump to `epoch`."""
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur -= self.T_i
+                self.T_i *= self.T_mult
+        else:
+            self._jump(epoch)
+        self.last_epoch = math.floor(epoch)
+        self.last_lr = self.get_lr()
+        self._report()
+
+    def _jump(self, epoch):
+        """Set T_cur and T_i for an arbitrary (possibly fractional) epoch."""
+        if epoch < 0:
+            raise ValueError(f"CosineAnnealingWarmRestarts: epoch must be >= 0, got {epoch}")
+        if epoch < self.T_0:
+            self.T_i, self.T_cur = self.T_0, epoch
+        elif self.T_mult == 1:
+            self.T_cur = epoch % self.T_0
+        else:
+            restarts = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+            self.T_cur = epoch - self.T_0 * (self.T_mult ** restarts - 1) / (self.T_mult - 1)
+            self.T_i = self.T_0 * self.T_mult ** restarts
