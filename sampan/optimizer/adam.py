@@ -1,5 +1,6 @@
-"""Adam and AdamW (registry ops `adam`, `adamw`; Paddle's beta-power accumulators)."""
-from .optimizer import Optimizer
+"""Adam and AdamW (registry ops `adam`, `adamw`; Paddle's beta-power accumulators and
+optional AMSGrad maximum `moment2_max`)."""
+from .optimizer import Optimizer, group_option
 
 __all__ = ["Adam", "AdamW"]
 
@@ -7,39 +8,48 @@ _STATE = ("moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc")
 
 
 class Adam(Optimizer):
-    """lr_t = lr·√(1−β2ᵗ)/(1−β1ᵗ); p ← p − lr_t·m / (√v + ε·√(1−β2ᵗ))."""
+    """lr_t = lr·√(1−β2ᵗ)/(1−β1ᵗ); p ← p − lr_t·m / (√v + ε·√(1−β2ᵗ)); with amsgrad, v is
+    the running maximum of the second moment (accumulator `moment2_max`)."""
 
-    _accumulators = (("moment1", 0.0), ("moment2", 0.0),
-                     ("beta1_pow_acc", lambda self: self._beta1),
-                     ("beta2_pow_acc", lambda self: self._beta2))
+    _ADAM_ACCUMULATORS = (("moment1", 0.0), ("moment2", 0.0),
+                          ("beta1_pow_acc", group_option("beta1")),
+                          ("beta2_pow_acc", group_option("beta2")))
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode=False,
-                 multi_precision=False, amsgrad=False, name=None):
-        if amsgrad:
-            raise NotImplementedError("Adam(amsgrad=True) is not supported")
+                 multi_precision=False, use_multi_tensor=False, amsgrad=False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._beta1, self._beta2, self._epsilon = float(beta1), float(beta2), float(epsilon)
+        self._amsgrad = bool(amsgrad)
 
-    def _adam_update(self, op, param, grad, lr, state, attrs):
+    @property
+    def _accumulators(self):
+        """Paddle creates `moment2_max` only under amsgrad (so state_dict keys match)."""
+        extra = (("moment2_max", 0.0),) if self._amsgrad else ()
+        return self._ADAM_ACCUMULATORS + extra
+
+    def _adam_update(self, op, param, grad, lr, state, group, attrs):
         """The (op, inputs, attributes, targets) shared by Adam and AdamW."""
         accumulators = tuple(state[k] for k in _STATE)
-        return (op, (param, grad, lr) + accumulators,
-                (self._beta1, self._beta2, self._epsilon) + attrs, (param,) + accumulators)
+        moment2_max = state.get("moment2_max")
+        targets = (param,) + accumulators + ((moment2_max,) if self._amsgrad else ())
+        options = tuple(float(self._option(group, k)) for k in ("beta1", "beta2", "epsilon"))
+        return (op, (param, grad, lr) + accumulators + (moment2_max,),
+                options + attrs + (self._amsgrad,), targets)
 
     def _update(self, param, grad, lr, state, group):
-        return self._adam_update("adam", param, grad, lr, state, ())
+        return self._adam_update("adam", param, grad, lr, state, group, ())
 
 
 class AdamW(Adam):
     """Adam with decoupled weight decay: p ← p·(1 − lr·coeff) before the Adam step."""
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
-                 parameters=None, weight_decay=0.01, lr_ratio=None, apply_decay_param_fun=None,
-                 grad_clip=None, lazy_mode=False, multi_precision=False, amsgrad=False,
-                 name=None):
+                 parameters=None, weight_decay=0.01, use_lowprecision_moment=False,
+                 lr_ratio=None, apply_decay_param_fun=None, grad_clip=None, lazy_mode=False,
+                 multi_precision=False, amsgrad=False, name=None):
         super().__init__(learning_rate, beta1, beta2, epsilon, parameters, None, grad_clip,
-                         lazy_mode, multi_precision, amsgrad, name)
+                         lazy_mode, multi_precision, False, amsgrad, name)
         self._coeff = float(weight_decay)
         self._lr_ratio, self._apply_decay = lr_ratio, apply_decay_param_fun
 
@@ -47,4 +57,4 @@ class AdamW(Adam):
         ratio = 1.0 if self._lr_ratio is None else float(self._lr_ratio(param))
         decay = self._apply_decay is None or bool(self._apply_decay(param.name))
         coeff = float(group.get("coeff", self._coeff))
-        return self._adam_update("adamw", param, grad, lr, state, (ratio, coeff, decay))
+        return self._adam_update("adamw", param, grad, lr, state, group, (ratio, coeff, decay))

@@ -48,17 +48,21 @@ def _run_checked(op_name, inputs, attrs, key):
 
 
 def run_update(op_name, inputs, attrs, targets):
-    """Run update op `op_name` on eager tensors and store output i into targets[i] (the
-    first target is the parameter, which keeps its dtype). The first call of a signature
-    goes through dispatch, which checks the inputs; later ones run the kernel, in place
-    for every target `_owned` allows."""
-    key = (op_name, attrs, *[(t._data.shape, t._data.dtype) for t in inputs])
+    """Run update op `op_name` on eager tensors (None for an absent optional input) and
+    store output i into targets[i] (the first target is the parameter, which keeps its
+    dtype); outputs past the targets (an unused optional state) are dropped. The first call
+    of a signature goes through dispatch, which checks the inputs; later ones run the
+    kernel, in place for every target `_owned` allows."""
+    key = (op_name, attrs, *[None if t is None else (t._data.shape, t._data.dtype)
+                             for t in inputs])
     if key not in _checked:
         _store(targets, _run_checked(op_name, inputs, attrs, key))
         return
-    dtype = inputs[0]._data.dtype
-    out = [t._data if _owned(t, dtype) else None for t in targets]
-    results = OPS[op_name].kernel(*[t._data for t in inputs], *attrs, out=out)
+    op = OPS[op_name]
+    # ownership is judged before anything here holds an extra reference to the arrays
+    out = [t._data if _owned(t, inputs[0]._data.dtype) else None for t in targets]
+    out += [None] * (len(op.output_names) - len(out))
+    results = op.kernel(*[None if t is None else t._data for t in inputs], *attrs, out=out)
     _store(targets, (results,) if len(out) == 1 else results)
 
 

@@ -15,13 +15,22 @@ from ..regularizer import L1Decay, L2Decay
 from .inplace import run_update
 from .lr import LRScheduler
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "group_option"]
+
+
+def group_option(key):
+    """An accumulator's initial value taken from hyperparameter `key` of the parameter's
+    group (e.g. a beta-power accumulator starts at the group's beta1, as in Paddle)."""
+    return lambda opt, group: float(opt._option(group, key))
 
 
 class Optimizer:
     """Base class of optimizers (Paddle's constructor arguments and methods)."""
 
-    _accumulators = ()  # (state name, initial value) pairs, per parameter
+    # (state name, initial value or callable(optimizer, group)) pairs, per parameter. Names ending
+    # in "_pow_acc" hold one value (Paddle's shape [1]); the others are shaped like the
+    # parameter (Paddle's NAdam/RAdam "*_pow" accumulators included).
+    _accumulators = ()
 
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
@@ -61,19 +70,28 @@ class Optimizer:
         """Use `scheduler` as the learning rate."""
         self._learning_rate = scheduler
 
+    def _option(self, group, key):
+        """A hyperparameter (beta1, epsilon, ...): the group's own value if it sets one,
+        else the optimizer's (`self._<key>`), as Paddle's parameter groups allow."""
+        return group.get(key, getattr(self, "_" + key))
+
     # -- accumulators -----------------------------------------------------------------
     def _key(self, param, acc):
         return f"{param.name}_{acc}_0"
 
-    def _param_state(self, param):
+    def _fill_value(self, init, group):
+        """An accumulator's initial value (`init` may depend on the parameter's group)."""
+        return init(self, group) if callable(init) else init
+
+    def _param_state(self, param, group):
         """{accumulator: tensor} of `param`, created on first use."""
         state = {}
         for acc, init in self._accumulators:
             key = self._key(param, acc)
             if key not in self._state:
-                fill = init(self) if callable(init) else init
                 shape = [1] if acc.endswith("_pow_acc") else list(param.shape)
-                self._state[key] = wrap(np.full(shape, fill, dtype=param.numpy().dtype))
+                self._state[key] = wrap(np.full(shape, self._fill_value(init, group),
+                                                dtype=param.numpy().dtype))
             state[acc] = self._state[key]
         return state
 
@@ -103,7 +121,7 @@ class Optimizer:
         lr = base_lr * param.optimize_attr.get("learning_rate", 1.0)
         lr *= group.get("learning_rate", 1.0)
         grad = self._regularized(param, grad, group)
-        run_update(*self._update(param, grad, lr_tensor(lr, param), self._param_state(param),
+        run_update(*self._update(param, grad, lr_tensor(lr, param), self._param_state(param, group),
                                  group))
 
     def _update(self, param, grad, lr, state, group):

@@ -1,7 +1,7 @@
-"""RMSProp and Adagrad (registry ops `rmsprop`, `adagrad`)."""
-from .optimizer import Optimizer
+"""RMSProp, Adagrad and Adadelta (registry ops `rmsprop`, `adagrad`, `adadelta`)."""
+from .optimizer import Optimizer, group_option
 
-__all__ = ["RMSProp", "Adagrad"]
+__all__ = ["RMSProp", "Adagrad", "Adadelta"]
 
 
 class RMSProp(Optimizer):
@@ -25,7 +25,7 @@ class RMSProp(Optimizer):
 class Adagrad(Optimizer):
     """acc ← acc + g²; p ← p − lr·g / (√acc + ε)."""
 
-    _accumulators = (("moment", lambda self: self._initial),)
+    _accumulators = (("moment", group_option("initial")),)
 
     def __init__(self, learning_rate, epsilon=1e-06, parameters=None, weight_decay=None,
                  grad_clip=None, name=None, initial_accumulator_value=0.0):
@@ -35,3 +35,24 @@ class Adagrad(Optimizer):
     def _update(self, param, grad, lr, state, group):
         moment = state["moment"]
         return "adagrad", (param, grad, moment, lr), (self._epsilon,), (param, moment)
+
+
+class Adadelta(Optimizer):
+    """E[g²] ← ρE[g²] + (1−ρ)g²; Δ = −√(E[Δ²] + ε)/√(E[g²] + ε)·g; p ← p + lr·Δ;
+    E[Δ²] ← ρE[Δ²] + (1−ρ)Δ² (Paddle's accumulators `_avg_squared_grad`,
+    `_avg_squared_update`)."""
+
+    _accumulators = (("_avg_squared_grad", 0.0), ("_avg_squared_update", 0.0))
+
+    def __init__(self, learning_rate=0.001, epsilon=1.0e-6, rho=0.95, parameters=None,
+                 weight_decay=None, grad_clip=None, name=None):
+        if learning_rate is None or epsilon is None or rho is None:
+            raise ValueError("Adadelta: learning_rate, epsilon and rho must be set")
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._epsilon, self._rho = float(epsilon), float(rho)
+
+    def _update(self, param, grad, lr, state, group):
+        squared_grad, squared_update = state["_avg_squared_grad"], state["_avg_squared_update"]
+        return ("adadelta", (param, grad, squared_grad, squared_update, lr),
+                (float(self._option(group, "rho")), float(self._option(group, "epsilon"))),
+                (param, squared_grad, squared_update))

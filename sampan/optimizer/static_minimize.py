@@ -35,14 +35,13 @@ def _learning_rate_var(opt, program, startup, dtype):
     return var
 
 
-def _state_vars(opt, program, startup, param):
+def _state_vars(opt, program, startup, param, group):
     """Accumulator variables of `param` (named like the eager state_dict keys)."""
     state = {}
     for acc, init in opt._accumulators:
-        fill = init(opt) if callable(init) else init
         shape = [1] if acc.endswith("_pow_acc") else param.shape
         state[acc] = _persistable(program, startup, opt._key(param, acc), shape, param.dtype,
-                                  fill)
+                                  opt._fill_value(init, group))
     return state
 
 
@@ -70,7 +69,7 @@ def minimize_static(opt, loss, startup_program=None, parameters=None, no_grad_se
             scale = param.optimize_attr.get("learning_rate", 1.0) * group.get(
                 "learning_rate", 1.0)
             lr = lr_var if np.isclose(scale, 1.0) else lr_var * scale
-            state = _state_vars(opt, program, startup, param)
+            state = _state_vars(opt, program, startup, param, group)
             op, inputs, attrs, targets = opt._update(param, grad, lr, state, group)
             outs = getattr(api, op)(*inputs, *attrs)
             for value, target in zip(outs if isinstance(outs, (list, tuple)) else (outs,),

@@ -24,6 +24,12 @@ MAKERS = {
     "rmsprop_centered": lambda ps: opt.RMSProp(0.01, momentum=0.5, centered=True,
                                                parameters=ps),
     "adagrad": lambda ps: opt.Adagrad(0.1, parameters=ps, initial_accumulator_value=0.1),
+    "adam_amsgrad": lambda ps: opt.Adam(0.01, parameters=ps, amsgrad=True),
+    "adamax": lambda ps: opt.Adamax(0.01, parameters=ps),
+    "adadelta": lambda ps: opt.Adadelta(1.0, parameters=ps),
+    "nadam": lambda ps: opt.NAdam(0.01, parameters=ps),
+    "radam": lambda ps: opt.RAdam(0.01, parameters=ps),
+    "lamb": lambda ps: opt.Lamb(0.01, parameters=ps),
 }
 
 

@@ -24,6 +24,14 @@ OPTIMIZERS = [
     lambda params: paddle.optimizer.AdamW(0.05, parameters=params, weight_decay=0.1),
     lambda params: paddle.optimizer.RMSProp(0.05, parameters=params),
     lambda params: paddle.optimizer.Adagrad(0.1, parameters=params),
+    lambda params: paddle.optimizer.Adam(0.05, parameters=params, amsgrad=True),
+    lambda params: paddle.optimizer.AdamW(0.05, parameters=params, amsgrad=True),
+    lambda params: paddle.optimizer.Adamax(0.05, parameters=params, weight_decay=0.01),
+    lambda params: paddle.optimizer.Adadelta(1.0, parameters=params),
+    lambda params: paddle.optimizer.NAdam(0.05, parameters=params),
+    lambda params: paddle.optimizer.RAdam(0.05, beta2=0.9, parameters=params),
+    lambda params: paddle.optimizer.Lamb(0.05, parameters=params,
+                                         grad_clip=paddle.nn.ClipGradByGlobalNorm(0.5)),
 ]
 
 
@@ -70,11 +78,12 @@ def static_run(make_opt, steps):
     return losses, [np.array(scope.find_var(n).get_tensor()) for n in ("w1", "w2")]
 
 
-@pytest.mark.parametrize("make_opt", OPTIMIZERS, ids=["sgd", "sgd_wd", "momentum", "adam",
-                                                      "adamw", "rmsprop", "adagrad"])
+@pytest.mark.parametrize("make_opt", OPTIMIZERS, ids=[
+    "sgd", "sgd_wd", "momentum", "adam", "adamw", "rmsprop", "adagrad", "adam_amsgrad",
+    "adamw_amsgrad", "adamax", "adadelta", "nadam", "radam", "lamb_clip"])
 def test_static_minimize_matches_eager(make_opt):
-    eager_losses, eager_params = eager_run(make_opt, 4)
-    static_losses, static_params = static_run(make_opt, 4)
+    eager_losses, eager_params = eager_run(make_opt, 8)
+    static_losses, static_params = static_run(make_opt, 8)
     np.testing.assert_allclose(static_losses, eager_losses, rtol=1e-5)
     for a, b in zip(static_params, eager_params):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

@@ -8,8 +8,10 @@ __all__ = [
     "abs",
     "acos",
     "acosh",
+    "adadelta",
     "adagrad",
     "adam",
+    "adamax",
     "adamw",
     "add",
     "all",
@@ -96,6 +98,7 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "lamb",
     "layer_norm",
     "lcm",
     "leaky_relu",
@@ -129,6 +132,7 @@ __all__ = [
     "multinomial",
     "multiply",
     "mv",
+    "nadam",
     "neg",
     "nll_loss",
     "nonzero",
@@ -143,6 +147,7 @@ __all__ = [
     "prod",
     "put_along_axis",
     "qr",
+    "radam",
     "randint",
     "randperm",
     "real",
@@ -220,19 +225,29 @@ def acosh(x, name=None):
     return dispatch(OPS["acosh"], (x,), ())
 
 
+def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho=0.95, epsilon=1e-06, name=None):
+    """Adadelta update of param and the running averages of squared gradients and squared updates (the update scaled by learning_rate)."""
+    return tuple(dispatch(OPS["adadelta"], (param, grad, avg_squared_grad, avg_squared_update, learning_rate), (as_float(rho), as_float(epsilon))))
+
+
 def adagrad(param, grad, moment, learning_rate, epsilon=1e-06, name=None):
     """Adagrad update, moment += g * g, param -= lr * g / (sqrt(moment) + epsilon)."""
     return tuple(dispatch(OPS["adagrad"], (param, grad, moment, learning_rate), (as_float(epsilon),)))
 
 
-def adam(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, beta1=0.9, beta2=0.999, epsilon=1e-08, name=None):
-    """Adam update with Paddle's bias correction lr * sqrt(1 - beta2_pow) / (1 - beta1_pow); beta powers come back multiplied by beta."""
-    return tuple(dispatch(OPS["adam"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow), (as_float(beta1), as_float(beta2), as_float(epsilon))))
+def adam(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max=None, beta1=0.9, beta2=0.999, epsilon=1e-08, amsgrad=False, name=None):
+    """Adam update with Paddle's bias correction lr * sqrt(1 - beta2_pow) / (1 - beta1_pow); beta powers come back multiplied by beta. amsgrad divides by the running maximum moment2_max (moment2_max_out is empty without it)."""
+    return tuple(dispatch(OPS["adam"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max), (as_float(beta1), as_float(beta2), as_float(epsilon), as_bool(amsgrad))))
 
 
-def adamw(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, beta1=0.9, beta2=0.999, epsilon=1e-08, lr_ratio=1.0, coeff=0.01, with_decay=True, name=None):
-    """AdamW update, param -= lr * lr_ratio * coeff * param (with_decay) followed by Adam at lr * lr_ratio."""
-    return tuple(dispatch(OPS["adamw"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow), (as_float(beta1), as_float(beta2), as_float(epsilon), as_float(lr_ratio), as_float(coeff), as_bool(with_decay))))
+def adamax(param, grad, learning_rate, moment, inf_norm, beta1_pow, beta1=0.9, beta2=0.999, epsilon=1e-08, name=None):
+    """Adamax update, moment = b1 * moment + (1 - b1) * g, inf_norm = max(b2 * inf_norm + eps, |g|), param -= lr / (1 - beta1_pow) * moment / inf_norm; beta1_pow comes back multiplied by beta1."""
+    return tuple(dispatch(OPS["adamax"], (param, grad, learning_rate, moment, inf_norm, beta1_pow), (as_float(beta1), as_float(beta2), as_float(epsilon))))
+
+
+def adamw(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max=None, beta1=0.9, beta2=0.999, epsilon=1e-08, lr_ratio=1.0, coeff=0.01, with_decay=True, amsgrad=False, name=None):
+    """AdamW update, param -= lr * lr_ratio * coeff * param (with_decay) followed by Adam (optionally AMSGrad) at lr * lr_ratio."""
+    return tuple(dispatch(OPS["adamw"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max), (as_float(beta1), as_float(beta2), as_float(epsilon), as_float(lr_ratio), as_float(coeff), as_bool(with_decay), as_bool(amsgrad))))
 
 
 def add(x, y, name=None):
@@ -661,6 +676,11 @@ def isnan(x, name=None):
     return dispatch(OPS["isnan"], (x,), ())
 
 
+def lamb(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-06, always_adapt=False, name=None):
+    """LAMB update, the Adam direction plus weight_decay * param scaled by the trust ratio norm(param) / norm(direction); beta powers come back multiplied by beta."""
+    return tuple(dispatch(OPS["lamb"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow), (as_float(weight_decay), as_float(beta1), as_float(beta2), as_float(epsilon), as_bool(always_adapt))))
+
+
 def layer_norm(x, scale=None, bias=None, epsilon=1e-05, begin_norm_axis=1, name=None):
     """Normalisation over the axes from begin_norm_axis on, with flat scale and bias of their total size."""
     return dispatch(OPS["layer_norm"], (x, scale, bias), (as_float(epsilon), as_int(begin_norm_axis)))[0]
@@ -826,6 +846,11 @@ def mv(x, vec, name=None):
     return dispatch(OPS["mv"], (x, vec), ())
 
 
+def nadam(param, grad, learning_rate, momentum_decay_pow, beta2_pow, mu_product, moment1, moment2, beta1=0.9, beta2=0.999, epsilon=1e-08, momentum_decay=0.004, name=None):
+    """NAdam update (Paddle's momentum-decay schedule mu_t = beta1 * (1 - 0.96^(t * momentum_decay) / 2)) of param, the power accumulators, the mu product and the moments."""
+    return tuple(dispatch(OPS["nadam"], (param, grad, learning_rate, momentum_decay_pow, beta2_pow, mu_product, moment1, moment2), (as_float(beta1), as_float(beta2), as_float(epsilon), as_float(momentum_decay))))
+
+
 def neg(x, name=None):
     """-x."""
     return dispatch(OPS["neg"], (x,), ())
@@ -894,6 +919,11 @@ def put_along_axis(arr, indices, values, axis, reduce='assign', name=None):
 def qr(x, mode='reduced', name=None):
     """QR decomposition of the matrices of x; mode "reduced", "complete" or "r" (q is then empty)."""
     return tuple(dispatch(OPS["qr"], (x,), (mode,)))
+
+
+def radam(param, grad, learning_rate, beta1_pow, beta2_pow, rho, moment1, moment2, beta1=0.9, beta2=0.999, epsilon=1e-08, name=None):
+    """RAdam update (variance rectification once rho_t > 5, plain bias-corrected momentum before) of param, the beta powers, rho and the moments."""
+    return tuple(dispatch(OPS["radam"], (param, grad, learning_rate, beta1_pow, beta2_pow, rho, moment1, moment2), (as_float(beta1), as_float(beta2), as_float(epsilon))))
 
 
 def randint(low, high, shape, dtype=None, name=None):

@@ -11,7 +11,7 @@ from .nn_geometry import (LAYOUTS_2D, PADDING_ALGORITHMS, conv_output_hw,
 __all__ = ["conv2d", "conv2d_transpose", "pool2d", "batch_norm", "layer_norm", "group_norm",
            "dropout", "embedding", "cross_entropy_with_softmax", "nll_loss",
            "sigmoid_cross_entropy_with_logits", "sgd", "momentum", "adam", "adamw", "rmsprop",
-           "adagrad", "uniform", "gaussian", "truncated_gaussian_random", "randint", "randperm",
+           "adagrad", "adamax", "adadelta", "nadam", "radam", "lamb", "uniform", "gaussian", "truncated_gaussian_random", "randint", "randperm",
            "bernoulli"]
 
 NORM_LAYOUTS = ("NCHW", "NHWC", "NCL", "NLC", "NC", "NCDHW", "NDHWC")
@@ -344,22 +344,34 @@ def momentum(param, grad, velocity, learning_rate, mu, use_nesterov, regularizat
     return _like(param, velocity)
 
 
-def adam(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, beta1, beta2,
-         epsilon):
-    """param, moments and beta powers out, like their inputs."""
-    _check_update(param, learning_rate, ((grad, "grad"), (moment1, "moment1"),
-                                         (moment2, "moment2")))
-    for meta, arg in ((beta1_pow, "beta1_pow"), (beta2_pow, "beta2_pow")):
+def _check_scalars(*pairs):
+    """Every (meta, arg) holds one value (the beta-power accumulators)."""
+    for meta, arg in pairs:
         if _numel(meta.shape) not in (1, -1):
             raise InvalidArgument(arg, f"expects one value, got shape {list(meta.shape)}")
-    return _like(param, moment1, moment2, beta1_pow, beta2_pow)
 
 
-def adamw(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, beta1, beta2,
-          epsilon, lr_ratio, coeff, with_decay):
+def adam(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max,
+         beta1, beta2, epsilon, amsgrad):
+    """param, moments and beta powers out, like their inputs; moment2_max_out like
+    moment2_max under amsgrad, else empty."""
+    _check_update(param, learning_rate, ((grad, "grad"), (moment1, "moment1"),
+                                         (moment2, "moment2")))
+    _check_scalars((beta1_pow, "beta1_pow"), (beta2_pow, "beta2_pow"))
+    if not amsgrad:
+        return _like(param, moment1, moment2, beta1_pow, beta2_pow) + (
+            MetaTensor((0,), param.dtype),)
+    if moment2_max is None:
+        raise InvalidArgument("moment2_max", "is required when amsgrad is True")
+    _check_update(param, learning_rate, ((moment2_max, "moment2_max"),))
+    return _like(param, moment1, moment2, beta1_pow, beta2_pow, moment2_max)
+
+
+def adamw(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max,
+          beta1, beta2, epsilon, lr_ratio, coeff, with_decay, amsgrad):
     """Same outputs as adam."""
-    return adam(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, beta1,
-                beta2, epsilon)
+    return adam(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max,
+                beta1, beta2, epsilon, amsgrad)
 
 
 def rmsprop(param, mean_square, grad, moment, learning_rate, mean_grad, epsilon, decay,
@@ -374,6 +386,48 @@ def adagrad(param, grad, moment, learning_rate, epsilon):
     """param_out, moment_out like their inputs."""
     _check_update(param, learning_rate, ((grad, "grad"), (moment, "moment")))
     return _like(param, moment)
+
+
+def adamax(param, grad, learning_rate, moment, inf_norm, beta1_pow, beta1, beta2, epsilon):
+    """param_out, moment_out, inf_norm_out, beta1_pow_out like their inputs."""
+    _check_update(param, learning_rate, ((grad, "grad"), (moment, "moment"),
+                                         (inf_norm, "inf_norm")))
+    _check_scalars((beta1_pow, "beta1_pow"))
+    return _like(param, moment, inf_norm, beta1_pow)
+
+
+def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho, epsilon):
+    """param_out and both running averages like their inputs."""
+    _check_update(param, learning_rate, ((grad, "grad"), (avg_squared_grad, "avg_squared_grad"),
+                                         (avg_squared_update, "avg_squared_update")))
+    return _like(param, avg_squared_grad, avg_squared_update)
+
+
+def nadam(param, grad, learning_rate, momentum_decay_pow, beta2_pow, mu_product, moment1,
+          moment2, beta1, beta2, epsilon, momentum_decay):
+    """param_out and every accumulator out like its input (all shaped like param)."""
+    accumulators = ((momentum_decay_pow, "momentum_decay_pow"), (beta2_pow, "beta2_pow"),
+                    (mu_product, "mu_product"), (moment1, "moment1"), (moment2, "moment2"))
+    _check_update(param, learning_rate, ((grad, "grad"),) + accumulators)
+    return _like(param, *(meta for meta, _ in accumulators))
+
+
+def radam(param, grad, learning_rate, beta1_pow, beta2_pow, rho, moment1, moment2, beta1,
+          beta2, epsilon):
+    """param_out and every accumulator out like its input (all shaped like param)."""
+    accumulators = ((beta1_pow, "beta1_pow"), (beta2_pow, "beta2_pow"), (rho, "rho"),
+                    (moment1, "moment1"), (moment2, "moment2"))
+    _check_update(param, learning_rate, ((grad, "grad"),) + accumulators)
+    return _like(param, *(meta for meta, _ in accumulators))
+
+
+def lamb(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, weight_decay,
+         beta1, beta2, epsilon, always_adapt):
+    """Same outputs as adam without amsgrad's."""
+    _check_update(param, learning_rate, ((grad, "grad"), (moment1, "moment1"),
+                                         (moment2, "moment2")))
+    _check_scalars((beta1_pow, "beta1_pow"), (beta2_pow, "beta2_pow"))
+    return _like(param, moment1, moment2, beta1_pow, beta2_pow)
 
 
 # -- random creation --------------------------------------------------------------------

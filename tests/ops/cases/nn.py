@@ -480,22 +480,24 @@ def momentum_ref(param, grad, velocity, learning_rate, mu, use_nesterov=False,
     return param - learning_rate * ((grad + mu * v) if use_nesterov else v), v
 
 
-def adam_ref(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, beta1=0.9,
-             beta2=0.999, epsilon=1e-8):
+def adam_ref(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow,
+             moment2_max=None, beta1=0.9, beta2=0.999, epsilon=1e-8, amsgrad=False):
     m = beta1 * moment1 + (1 - beta1) * grad
     v = beta2 * moment2 + (1 - beta2) * grad ** 2
+    v_max = np.maximum(v, moment2_max) if amsgrad else np.empty(0)
     lr_t = learning_rate * np.sqrt(1 - beta2_pow) / (1 - beta1_pow)
-    p = param - lr_t * m / (np.sqrt(v) + epsilon * np.sqrt(1 - beta2_pow))
-    return p, m, v, beta1_pow * beta1, beta2_pow * beta2
+    p = param - lr_t * m / (np.sqrt(v_max if amsgrad else v) + epsilon * np.sqrt(1 - beta2_pow))
+    return p, m, v, beta1_pow * beta1, beta2_pow * beta2, v_max
 
 
-def adamw_ref(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, beta1=0.9,
-              beta2=0.999, epsilon=1e-8, lr_ratio=1.0, coeff=0.01, with_decay=True):
+def adamw_ref(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow,
+              moment2_max=None, beta1=0.9, beta2=0.999, epsilon=1e-8, lr_ratio=1.0, coeff=0.01,
+              with_decay=True, amsgrad=False):
     lr = learning_rate * lr_ratio
     if with_decay:
         param = param * (1 - lr * coeff)
-    return adam_ref(param, grad, lr, moment1, moment2, beta1_pow, beta2_pow, beta1, beta2,
-                    epsilon)
+    return adam_ref(param, grad, lr, moment1, moment2, beta1_pow, beta2_pow, moment2_max,
+                    beta1, beta2, epsilon, amsgrad)
 
 
 def rmsprop_ref(param, mean_square, grad, moment, learning_rate, mean_grad, epsilon=1e-6,
@@ -509,6 +511,68 @@ def rmsprop_ref(param, mean_square, grad, moment, learning_rate, mean_grad, epsi
 def adagrad_ref(param, grad, moment, learning_rate, epsilon=1e-6):
     m = moment + grad ** 2
     return param - learning_rate * grad / (np.sqrt(m) + epsilon), m
+
+
+def adamax_ref(param, grad, learning_rate, moment, inf_norm, beta1_pow, beta1=0.9, beta2=0.999,
+               epsilon=1e-8):
+    m = beta1 * moment + (1 - beta1) * grad
+    u = np.maximum(beta2 * inf_norm + epsilon, np.abs(grad))
+    return param - learning_rate / (1 - beta1_pow) * m / u, m, u, beta1_pow * beta1
+
+
+def adadelta_ref(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho=0.95,
+                 epsilon=1e-6):
+    eg = rho * avg_squared_grad + (1 - rho) * grad ** 2
+    delta = -np.sqrt(avg_squared_update + epsilon) / np.sqrt(eg + epsilon) * grad
+    return param + learning_rate * delta, eg, rho * avg_squared_update + (1 - rho) * delta ** 2
+
+
+def nadam_ref(param, grad, learning_rate, momentum_decay_pow, beta2_pow, mu_product, moment1,
+              moment2, beta1=0.9, beta2=0.999, epsilon=1e-8, momentum_decay=0.004):
+    d = momentum_decay_pow * 0.96
+    mu = beta1 * (1 - 0.5 * d ** momentum_decay)
+    mu_next = beta1 * (1 - 0.5 * (0.96 * d) ** momentum_decay)
+    prod = mu_product * mu
+    b2p = beta2_pow * beta2
+    m = beta1 * moment1 + (1 - beta1) * grad
+    v = beta2 * moment2 + (1 - beta2) * grad ** 2
+    m_hat = mu_next * m / (1 - prod * mu_next) + (1 - mu) * grad / (1 - prod)
+    p = param - learning_rate * m_hat / (np.sqrt(v / (1 - b2p)) + epsilon)
+    return p, d, b2p, prod, m, v
+
+
+def radam_ref(param, grad, learning_rate, beta1_pow, beta2_pow, rho, moment1, moment2, beta1=0.9,
+              beta2=0.999, epsilon=1e-8):
+    b1p, b2p = beta1_pow * beta1, beta2_pow * beta2
+    t = np.round(np.log(b2p.flat[0]) / np.log(beta2))
+    rho_out = t * b2p / (1 - b2p)
+    m = beta1 * moment1 + (1 - beta1) * grad
+    v = beta2 * moment2 + (1 - beta2) * grad ** 2
+    rho_inf = 2 / (1 - beta2) - 1
+    rho_t = rho_inf - 2 * rho_out.flat[0]
+    step = learning_rate * m / (1 - b1p)
+    if rho_t > 5:
+        r = np.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+        step = step * r * np.sqrt(1 - b2p) / (np.sqrt(v) + epsilon)
+    return param - step, b1p, b2p, rho_out, m, v
+
+
+def lamb_ref(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow,
+             weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6, always_adapt=False):
+    m = beta1 * moment1 + (1 - beta1) * grad
+    v = beta2 * moment2 + (1 - beta2) * grad ** 2
+    r = (m / (1 - beta1_pow)) / (np.sqrt(v / (1 - beta2_pow)) + epsilon) + weight_decay * param
+    ratio = 1.0
+    if weight_decay > 0 or always_adapt:
+        ratio = np.linalg.norm(param) / np.linalg.norm(r)
+    return param - learning_rate * ratio * r, m, v, beta1_pow * beta1, beta2_pow * beta2
+
+
+def _power_state(shape, t, beta1=0.9, beta2=0.999):
+    """RAdam accumulators after t steps: beta powers and rho = t*b2^t/(1-b2^t)."""
+    b2p = np.full(shape, beta2 ** t)
+    return {"beta1_pow": np.full(shape, beta1 ** t), "beta2_pow": b2p,
+            "rho": t * b2p / (1 - b2p)}
 
 
 def _optimizer_cases():
@@ -535,16 +599,45 @@ def _optimizer_cases():
         OpCase("momentum", mom_in, {"mu": 0.9, "regularization_method": "l2_decay",
                                     "regularization_coeff": 0.01}, ref=momentum_ref,
                name="l2_decay"),
-        OpCase("adam", adam_in, ref=adam_ref),
-        OpCase("adam", adam_in, {"beta1": 0.8, "beta2": 0.99, "epsilon": 1e-6}, ref=adam_ref,
+        OpCase("adam", dict(adam_in, moment2_max=None), ref=adam_ref),
+        OpCase("adam", dict(adam_in, moment2_max=positive(3, 4)), {"amsgrad": True},
+               ref=adam_ref, name="amsgrad"),
+        OpCase("adamw", dict(adam_in, moment2_max=positive(3, 4)),
+               {"amsgrad": True, "coeff": 0.1}, ref=adamw_ref, name="amsgrad"),
+        OpCase("adam", dict(adam_in, moment2_max=None), {"beta1": 0.8, "beta2": 0.99, "epsilon": 1e-6}, ref=adam_ref,
                name="betas"),
-        OpCase("adamw", adam_in, {"coeff": 0.1, "lr_ratio": 0.5}, ref=adamw_ref),
-        OpCase("adamw", adam_in, {"with_decay": False}, ref=adamw_ref, name="no_decay"),
+        OpCase("adamw", dict(adam_in, moment2_max=None), {"coeff": 0.1, "lr_ratio": 0.5},
+               ref=adamw_ref),
+        OpCase("adamw", dict(adam_in, moment2_max=None), {"with_decay": False}, ref=adamw_ref,
+               name="no_decay"),
         OpCase("rmsprop", rms_in, ref=rmsprop_ref),
         OpCase("rmsprop", rms_in, {"centered": True, "momentum": 0.9, "decay": 0.8},
                ref=rmsprop_ref, name="centered_momentum"),
         OpCase("adagrad", {"param": rand(3, 4), "grad": rand(3, 4), "moment": positive(3, 4),
                            "learning_rate": lr}, ref=adagrad_ref),
+        OpCase("adamax", {"param": rand(3, 4), "grad": rand(3, 4), "learning_rate": lr,
+                          "moment": rand(3, 4), "inf_norm": positive(3, 4),
+                          "beta1_pow": np.array([0.9 ** 2])}, ref=adamax_ref),
+        OpCase("adadelta", {"param": rand(3, 4), "grad": rand(3, 4),
+                            "avg_squared_grad": positive(3, 4),
+                            "avg_squared_update": positive(3, 4), "learning_rate": lr},
+               {"rho": 0.9}, ref=adadelta_ref),
+        OpCase("nadam", {"param": rand(3, 4), "grad": rand(3, 4), "learning_rate": lr,
+                         "momentum_decay_pow": np.full((3, 4), 0.96 ** 2),
+                         "beta2_pow": np.full((3, 4), 0.999 ** 2),
+                         "mu_product": np.full((3, 4), 0.8), "moment1": rand(3, 4),
+                         "moment2": positive(3, 4)}, ref=nadam_ref),
+        OpCase("radam", dict(_power_state((3, 4), 2), param=rand(3, 4), grad=rand(3, 4),
+                             learning_rate=lr, moment1=rand(3, 4), moment2=positive(3, 4)),
+               ref=radam_ref, name="momentum_phase"),
+        OpCase("radam", dict(_power_state((3, 4), 10, beta2=0.9), param=rand(3, 4),
+                             grad=rand(3, 4), learning_rate=lr, moment1=rand(3, 4),
+                             moment2=positive(3, 4)), {"beta2": 0.9}, ref=radam_ref,
+               name="rectified"),
+        OpCase("lamb", adam_in, ref=lamb_ref),
+        OpCase("lamb", adam_in, {"weight_decay": 0.0}, ref=lamb_ref, name="no_decay"),
+        OpCase("lamb", adam_in, {"weight_decay": 0.0, "always_adapt": True}, ref=lamb_ref,
+               name="always_adapt"),
     ]
 
 
