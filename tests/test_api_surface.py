@@ -30,6 +30,10 @@ SimpleRNNCell MultiHeadAttention TransformerEncoderLayer TransformerEncoder Tran
 Flatten Identity Upsample ClipGradByGlobalNorm
 Unfold Fold PixelShuffle PixelUnshuffle Hardshrink Softshrink Tanhshrink GLU
 AdaptiveAvgPool1D AdaptiveMaxPool1D RNN BiRNN
+Silu SiLU CELU ThresholdedReLU Maxout Softmax2D Unflatten Pad1D Pad3D ZeroPad2D
+CosineSimilarity PairwiseDistance MarginRankingLoss HingeEmbeddingLoss SoftMarginLoss
+CosineEmbeddingLoss TripletMarginLoss MultiLabelSoftMarginLoss PoissonNLLLoss Bilinear
+AlphaDropout ChannelShuffle LocalResponseNorm InstanceNorm1D InstanceNorm3D Conv1DTranspose
 """
 
 FUNCTIONAL = """
@@ -41,6 +45,9 @@ l1_loss nll_loss smooth_l1_loss binary_cross_entropy binary_cross_entropy_with_l
 hardshrink softshrink tanhshrink conv1d_transpose adaptive_avg_pool1d adaptive_max_pool1d
 margin_ranking_loss unfold fold pixel_shuffle pixel_unshuffle label_smooth sigmoid_focal_loss
 glu gumbel_softmax square_error_cost log_loss hinge_embedding_loss soft_margin_loss
+celu thresholded_relu maxout cosine_embedding_loss triplet_margin_loss pairwise_distance
+alpha_dropout local_response_norm sequence_mask scaled_dot_product_attention zeropad2d
+bilinear channel_shuffle poisson_nll_loss multi_label_soft_margin_loss
 """
 
 LINALG = """

@@ -2,8 +2,11 @@
 from .activation import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
 from .conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
+from .distance import pairwise_distance  # noqa: F401
+from .extension import sequence_mask  # noqa: F401
+from .flash_attention import scaled_dot_product_attention  # noqa: F401
 from .loss import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
-from .vision import interpolate, upsample  # noqa: F401
+from .vision import channel_shuffle, interpolate, upsample  # noqa: F401
 from .extra import *  # noqa: F401,F403,E402

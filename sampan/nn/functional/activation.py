@@ -3,7 +3,8 @@ from ...ops._generated import api
 
 __all__ = ["relu", "relu6", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu",
            "silu", "swish", "elu", "selu", "hardswish", "hardsigmoid", "hardtanh", "softplus",
-           "softsign", "mish", "log_sigmoid", "tanhshrink", "prelu"]
+           "softsign", "mish", "log_sigmoid", "tanhshrink", "prelu", "celu", "thresholded_relu",
+           "maxout"]
 
 relu = api.relu
 relu6 = api.relu6
@@ -74,3 +75,30 @@ def prelu(x, weight, data_format="NCHW", name=None):
         shape[1 if data_format.startswith("NC") else -1] = weight.shape[0]
         weight = api.reshape(weight, shape)
     return api.where(api.greater_than(x, api.full_like(x, 0.0)), x, api.multiply(weight, x))
+
+
+def celu(x, alpha=1.0, name=None):
+    """max(0, x) + min(0, alpha·(exp(x/alpha) − 1)), i.e. alpha·elu(x/alpha)."""
+    if alpha == 0:
+        raise ZeroDivisionError("celu: alpha cannot be 0")
+    return api.scale(api.elu(api.scale(x, 1.0 / alpha), 1.0), alpha)
+
+
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
+    """x where x > threshold, else `value`."""
+    return api.where(api.greater_than(x, api.full_like(x, threshold)), x,
+                     api.full_like(x, value))
+
+
+def maxout(x, groups, axis=1, name=None):
+    """Maximum over each run of `groups` consecutive channels of axis 1 (or -1/3, NHWC)."""
+    ndim = len(x.shape)
+    if axis not in (1, -1, 3):
+        raise ValueError(f"maxout: axis must be 1, -1 or 3, got {axis}")
+    axis %= ndim
+    channels = x.shape[axis]
+    if channels >= 0 and channels % groups:
+        raise ValueError(f"maxout: the {channels} channels of axis {axis} are not divisible "
+                         f"by groups={groups}")
+    shape = list(x.shape[:axis]) + [channels // groups, groups] + list(x.shape[axis + 1:])
+    return api.max(api.reshape(x, shape), [axis + 1])

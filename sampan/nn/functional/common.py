@@ -1,13 +1,23 @@
-"""linear, dropout, embedding, one_hot, pad, normalize, cosine_similarity."""
+"""linear, bilinear, dropout (plain, 2-D, alpha), embedding, one_hot, pad, zeropad2d,
+normalize, cosine_similarity."""
 from ...ops._generated import api
 
-__all__ = ["linear", "dropout", "dropout2d", "embedding", "one_hot", "pad", "normalize",
-           "cosine_similarity"]
+__all__ = ["linear", "bilinear", "dropout", "dropout2d", "alpha_dropout", "embedding",
+           "one_hot", "pad", "zeropad2d", "normalize", "cosine_similarity"]
 
 
 def linear(x, weight, bias=None, name=None):
     """x @ weight + bias, weight of shape [in_features, out_features]."""
     out = api.matmul(x, weight)
+    return out if bias is None else api.add(out, bias)
+
+
+def bilinear(x1, x2, weight, bias=None, name=None):
+    """out[n, o] = x1[n] · weight[o] · x2[n] + bias[o]; weight [out, in1, in2], bias [1, out]."""
+    out_features, in1, in2 = weight.shape
+    flat = api.reshape(api.transpose(weight, [1, 0, 2]), [in1, out_features * in2])
+    left = api.reshape(api.matmul(x1, flat), [-1, out_features, in2])
+    out = api.sum(api.multiply(left, api.unsqueeze(x2, [1])), [-1])
     return out if bias is None else api.add(out, bias)
 
 
@@ -38,6 +48,24 @@ def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None):
     return dropout(x, p, axis, training)
 
 
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def alpha_dropout(x, p=0.5, training=True, name=None):
+    """Dropout for SELU networks: dropped values become SELU's negative saturation and an
+    affine correction keeps the mean and variance; identity in eval or when p is 0."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"alpha_dropout: p must be in [0, 1], got {p}")
+    if not training or p == 0:
+        return x
+    saturation = -_SELU_ALPHA * _SELU_SCALE
+    a = ((1 - p) * (1 + p * saturation ** 2)) ** -0.5
+    keep = _axis_mask(x, p, list(range(len(x.shape))))
+    dropped = api.scale(api.scale(keep, -1.0, 1.0), saturation)
+    return api.scale(api.add(api.multiply(x, keep), dropped), a, -a * saturation * p)
+
+
 def embedding(x, weight, padding_idx=None, sparse=False, name=None):
     """Rows of `weight` picked by the integer ids in x; padding_idx rows come out as zeros."""
     if padding_idx is None:
@@ -55,6 +83,12 @@ def one_hot(x, num_classes, name=None):
 def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):  # noqa: A002
     """Paddle's F.pad: constant, reflect, replicate or circular padding."""
     return api.pad(x, list(pad), mode, float(value), data_format)
+
+
+def zeropad2d(x, padding, data_format="NCHW", name=None):
+    """Zero padding of a 4-D x by [left, right, top, bottom]."""
+    return pad(x, [padding] * 4 if isinstance(padding, int) else padding, "constant", 0.0,
+               data_format)
 
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):

@@ -1,9 +1,13 @@
 """Loss functions with Paddle's signatures, composed from registry ops."""
+import math
+
 from ...ops._generated import api
+from .distance import pairwise_distance
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "kl_div"]
+           "kl_div", "cosine_embedding_loss", "triplet_margin_loss",
+           "multi_label_soft_margin_loss", "poisson_nll_loss"]
 
 
 def _reduce(loss, reduction):
@@ -150,4 +154,69 @@ def kl_div(input, label, reduction="mean", name=None):  # noqa: A002
     loss = api.multiply(label, api.subtract(api.log(label), input))
     if reduction == "batchmean":
         return api.scale(api.sum(loss), 1.0 / input.shape[0])
+    return _reduce(loss, reduction)
+
+
+def _check_reduction(reduction):
+    """Refuse an unknown reduction before any work (Paddle raises ValueError)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+
+
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
+    """1 - cos(input1, input2) where label is 1, max(0, cos - margin) where it is -1;
+    the cosine is taken along the last axis ([N, M] or [M] inputs)."""
+    _check_reduction(reduction)
+    dot = api.sum(api.multiply(input1, input2), [-1])
+    norms = api.multiply(api.scale(api.sum(api.square(input1), [-1]), 1.0, 1e-11),
+                         api.scale(api.sum(api.square(input2), [-1]), 1.0, 1e-11))
+    cos = api.divide(dot, api.sqrt(norms))
+    pos = api.scale(cos, -1.0, 1.0)
+    neg = api.relu(api.scale(cos, 1.0, -float(margin)))
+    zero = api.full_like(cos, 0)
+    label = api.cast(label, cos.dtype)
+    loss = api.add(api.where(api.equal(label, api.full_like(label, 1)), pos, zero),
+                   api.where(api.equal(label, api.full_like(label, -1)), neg, zero))
+    return _reduce(loss, reduction)
+
+
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6,  # noqa: A002
+                        swap=False, reduction="mean", name=None):
+    """max(0, d(input, positive) - d(input, negative) + margin) with pairwise p-norm
+    distances d (the negative distance is min(d(a, n), d(p, n)) when `swap`)."""
+    _check_reduction(reduction)
+    pos = pairwise_distance(input, positive, p, epsilon)
+    neg = pairwise_distance(input, negative, p, epsilon)
+    if swap:
+        neg = api.minimum(neg, pairwise_distance(positive, negative, p, epsilon))
+    return _reduce(api.relu(api.scale(api.subtract(pos, neg), 1.0, float(margin))), reduction)
+
+
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean",  # noqa: A002
+                                 name=None):
+    """Mean over classes of -(y·log σ(x) + (1 - y)·log σ(-x)), optionally weighted."""
+    _check_reduction(reduction)
+    loss = api.neg(api.add(api.multiply(label, api.logsigmoid(input)),
+                           api.multiply(api.scale(label, -1.0, 1.0),
+                                        api.logsigmoid(api.neg(input)))))
+    return _reduce(api.mean(_weighted(loss, weight), [-1]), reduction)
+
+
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8,  # noqa: A002
+                     reduction="mean", name=None):
+    """Poisson negative log-likelihood: exp(x) - y·x (log_input) or x - y·log(x + eps),
+    plus Stirling's term y·log y - y + ½·log(2πy) where y > 1 when `full`."""
+    _check_reduction(reduction)
+    if epsilon <= 0:
+        raise ValueError(f"poisson_nll_loss: epsilon must be positive, got {epsilon}")
+    if log_input:
+        loss = api.subtract(api.exp(input), api.multiply(label, input))
+    else:
+        loss = api.subtract(input, api.multiply(label, api.log(api.scale(input, 1.0, epsilon))))
+    if full:
+        big = api.greater_than(label, api.full_like(label, 1))
+        y = api.where(big, label, api.full_like(label, 1))
+        stirling = api.add(api.subtract(api.multiply(y, api.log(y)), y),
+                           api.scale(api.log(api.scale(y, 2 * math.pi)), 0.5))
+        loss = api.add(loss, api.where(big, stirling, api.full_like(stirling, 0)))
     return _reduce(loss, reduction)

@@ -1,9 +1,10 @@
-"""batch_norm, layer_norm, group_norm (registry ops) and instance_norm (composed)."""
+"""batch_norm, layer_norm, group_norm (registry ops); instance_norm and
+local_response_norm (composed)."""
 from ...eager.grad_mode import no_grad
 from ...eager.tensor import Tensor
 from ...ops._generated import api
 
-__all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm"]
+__all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm"]
 
 
 def _moments(x, axes):
@@ -72,3 +73,29 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     mean, var = _moments(x, list(range(2, len(x.shape))))
     shape = [1, -1] + [1] * (len(x.shape) - 2)
     return _affine(_normalized(x, mean, var, eps), weight, bias, shape)
+
+
+def _window_sums(x, axis, size):
+    """Sums of `size` neighbouring entries along axis, zero-padded size//2 before and
+    (size-1)//2 after, so the result has x's shape."""
+    length = x.shape[axis]
+    padding = [0, 0] * len(x.shape)
+    padding[2 * axis], padding[2 * axis + 1] = size // 2, (size - 1) // 2
+    padded = api.pad(x, padding, "constant", 0.0, "NCHW")
+    total = api.slice(padded, [axis], [0], [length])
+    for start in range(1, size):
+        total = api.add(total, api.slice(padded, [axis], [start], [start + length]))
+    return total
+
+
+def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW",
+                        name=None):
+    """x / (k + alpha · mean of x² over `size` neighbouring channels) ** beta."""
+    if len(x.shape) < 3:
+        raise ValueError(f"local_response_norm: x must have at least 3 dims, got shape "
+                         f"{list(x.shape)}")
+    if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
+        raise ValueError(f"local_response_norm: unknown data_format {data_format!r}")
+    axis = 1 if data_format.startswith("NC") else len(x.shape) - 1
+    div = api.scale(_window_sums(api.square(x), axis, size), alpha / size, k)
+    return api.divide(x, api.pow(div, beta))

@@ -1,9 +1,10 @@
-"""interpolate / upsample (nearest, linear, bilinear) from index_select and elementwise ops."""
+"""interpolate / upsample (nearest, linear, bilinear) from index_select and elementwise ops;
+channel_shuffle from reshape and transpose."""
 import math
 
 from ...ops._generated import api
 
-__all__ = ["interpolate", "upsample"]
+__all__ = ["interpolate", "upsample", "channel_shuffle"]
 
 _SPATIAL = {"linear": 1, "bilinear": 2, "trilinear": 3}
 
@@ -76,3 +77,20 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
 
 
 upsample = interpolate
+
+
+def channel_shuffle(x, groups, data_format="NCHW", name=None):
+    """Interleave the channels of 4-D x across `groups` (ShuffleNet)."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"channel_shuffle: data_format must be NCHW or NHWC, got "
+                         f"{data_format!r}")
+    axis = 1 if data_format == "NCHW" else 3
+    channels = x.shape[axis]
+    if channels % groups:
+        raise ValueError(f"channel_shuffle: {channels} channels are not divisible by "
+                         f"groups={groups}")
+    shape = list(x.shape)
+    split = shape[:axis] + [groups, channels // groups] + shape[axis + 1:]
+    perm = list(range(5))
+    perm[axis], perm[axis + 1] = axis + 1, axis
+    return api.reshape(api.transpose(api.reshape(x, split), perm), shape)

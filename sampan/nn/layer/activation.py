@@ -4,7 +4,8 @@ from .layers import Layer
 
 __all__ = ["ReLU", "ReLU6", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "LeakyReLU",
            "SiLU", "Swish", "ELU", "SELU", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus",
-           "Softsign", "Mish", "LogSigmoid", "Tanhshrink", "PReLU"]
+           "Softsign", "Mish", "LogSigmoid", "Tanhshrink", "PReLU", "Silu", "CELU",
+           "ThresholdedReLU", "Maxout", "Softmax2D"]
 
 
 class _Activation(Layer):
@@ -41,7 +42,12 @@ Tanh = _activation("Tanh", F.tanh)
 Softmax = _activation("Softmax", F.softmax, axis=-1)
 LogSoftmax = _activation("LogSoftmax", F.log_softmax, axis=-1)
 LeakyReLU = _activation("LeakyReLU", F.leaky_relu, negative_slope=0.01)
-SiLU = _activation("SiLU", F.silu)
+Silu = _activation("Silu", F.silu)
+SiLU = Silu  # Paddle's class is Silu; SiLU is kept for PyTorch-style code
+CELU = _activation("CELU", F.celu, alpha=1.0)
+ThresholdedReLU = _activation("ThresholdedReLU", F.thresholded_relu, threshold=1.0, value=0.0)
+Maxout = _activation("Maxout", F.maxout, groups=None, axis=1)
+Softmax2D = _activation("Softmax2D", F.softmax, axis=-3)
 Swish = _activation("Swish", F.silu)
 ELU = _activation("ELU", F.elu, alpha=1.0)
 SELU = _activation("SELU", F.selu)

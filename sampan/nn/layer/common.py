@@ -1,10 +1,12 @@
-"""Linear, Embedding, Dropout(2D), Flatten, Identity, Pad2D, Upsample."""
+"""Linear, Bilinear, Embedding, Dropout (2D, alpha), Flatten, Unflatten, Identity,
+Pad1D/2D/3D, ZeroPad2D, CosineSimilarity, Upsample."""
 from ...ops._generated import api
 from .. import functional as F
 from .layers import Layer
 
-__all__ = ["Linear", "Embedding", "Dropout", "Dropout2D", "Flatten", "Identity", "Pad2D", "Upsample",
-           "UpsamplingNearest2D", "UpsamplingBilinear2D"]
+__all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "AlphaDropout", "Flatten",
+           "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "CosineSimilarity",
+           "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D"]
 
 
 class Linear(Layer):
@@ -21,6 +23,26 @@ class Linear(Layer):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}"
+
+
+class Bilinear(Layer):
+    """out = x1 · weight · x2 + bias with weight [out, in1, in2] and bias [1, out]."""
+
+    def __init__(self, in1_features, in2_features, out_features, weight_attr=None,
+                 bias_attr=None, name=None):
+        super().__init__()
+        self._in1_features, self._in2_features = in1_features, in2_features
+        self._out_features = out_features
+        self.weight = self.create_parameter([out_features, in1_features, in2_features],
+                                            weight_attr)
+        self.bias = self.create_parameter([1, out_features], bias_attr, is_bias=True)
+
+    def forward(self, x1, x2):
+        return F.bilinear(x1, x2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self._in1_features}, in2_features={self._in2_features}, "
+                f"out_features={self._out_features}")
 
 
 class Embedding(Layer):
@@ -67,6 +89,20 @@ class Dropout2D(Layer):
         return F.dropout2d(x, self.p, self.training, self.data_format)
 
 
+class AlphaDropout(Layer):
+    """Dropout that keeps SELU's self-normalising statistics (training only)."""
+
+    def __init__(self, p=0.5, name=None):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        return F.alpha_dropout(x, self.p, self.training)
+
+    def extra_repr(self):
+        return f"p={self.p}"
+
+
 class Flatten(Layer):
     """Flatten dims start_axis..stop_axis into one."""
 
@@ -76,6 +112,21 @@ class Flatten(Layer):
 
     def forward(self, x):
         return api.flatten(x, self.start_axis, self.stop_axis)
+
+
+class Unflatten(Layer):
+    """Split dimension `axis` into the dims of `shape` (the inverse of Flatten)."""
+
+    def __init__(self, axis, shape, name=None):
+        super().__init__()
+        self.axis, self.shape = axis, list(shape)
+
+    def forward(self, x):
+        axis = self.axis % len(x.shape)
+        return api.reshape(x, list(x.shape[:axis]) + self.shape + list(x.shape[axis + 1:]))
+
+    def extra_repr(self):
+        return f"axis={self.axis}, shape={self.shape}"
 
 
 class Identity(Layer):
@@ -88,16 +139,67 @@ class Identity(Layer):
         return x
 
 
-class Pad2D(Layer):
-    """F.pad with fixed [left, right, top, bottom] padding."""
+class _PadNd(Layer):
+    """F.pad with fixed spatial padding (an int pads every side of the `_dims` dims)."""
+
+    _dims = 2
 
     def __init__(self, padding, mode="constant", value=0.0, data_format="NCHW", name=None):
         super().__init__()
-        self._pad = [padding] * 4 if isinstance(padding, int) else list(padding)
+        self._pad = [padding] * (2 * self._dims) if isinstance(padding, int) else list(padding)
+        if len(self._pad) != 2 * self._dims:
+            raise ValueError(f"{type(self).__name__}: padding needs {2 * self._dims} values, "
+                             f"got {padding!r}")
         self._mode, self._value, self._data_format = mode, value, data_format
 
     def forward(self, x):
         return F.pad(x, self._pad, self._mode, self._value, self._data_format)
+
+    def extra_repr(self):
+        return f"padding={self._pad}, mode={self._mode}, value={self._value}"
+
+
+class Pad1D(_PadNd):
+    """Pad [N, C, L] by [left, right]."""
+
+    _dims = 1
+
+    def __init__(self, padding, mode="constant", value=0.0, data_format="NCL", name=None):
+        super().__init__(padding, mode, value, data_format)
+
+
+class Pad2D(_PadNd):
+    """Pad [N, C, H, W] by [left, right, top, bottom]."""
+
+
+class Pad3D(_PadNd):
+    """Pad [N, C, D, H, W] by [left, right, top, bottom, front, back]."""
+
+    _dims = 3
+
+    def __init__(self, padding, mode="constant", value=0.0, data_format="NCDHW", name=None):
+        super().__init__(padding, mode, value, data_format)
+
+
+class ZeroPad2D(Pad2D):
+    """Zero padding of [N, C, H, W] by [left, right, top, bottom]."""
+
+    def __init__(self, padding, data_format="NCHW", name=None):
+        super().__init__(padding, "constant", 0.0, data_format)
+
+
+class CosineSimilarity(Layer):
+    """Cosine similarity of two tensors along `axis`."""
+
+    def __init__(self, axis=1, eps=1e-8):
+        super().__init__()
+        self._axis, self._eps = axis, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self._axis, self._eps)
+
+    def extra_repr(self):
+        return f"axis={self._axis}, eps={self._eps}"
 
 
 class Upsample(Layer):

@@ -1,11 +1,11 @@
-"""Conv1D, Conv2D, Conv2DTranspose."""
+"""Conv1D, Conv2D, Conv1DTranspose, Conv2DTranspose."""
 import math
 
 from .. import functional as F
 from .. import initializer as init
 from .layers import Layer
 
-__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose"]
+__all__ = ["Conv1D", "Conv2D", "Conv1DTranspose", "Conv2DTranspose"]
 
 
 def _tuple(value, n):
@@ -119,4 +119,21 @@ class Conv2DTranspose(_ConvNd):
     def forward(self, x, output_size=None):
         return F.conv2d_transpose(x, self.weight, self.bias, self._stride, self._padding,
                                   self._output_padding, self._dilation, self._groups,
+                                  output_size, self._data_format)
+
+
+class Conv1DTranspose(Conv2DTranspose):
+    """Transposed 1-D convolution over [N, C, L]; weight [in_channels, out_channels/groups, k]."""
+
+    _dims = 1
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
+                 data_format="NCL"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding,
+                         output_padding, groups, dilation, weight_attr, bias_attr, data_format)
+
+    def forward(self, x, output_size=None):
+        return F.conv1d_transpose(x, self.weight, self.bias, self._stride, self._padding,
+                                  self._output_padding, self._groups, self._dilation,
                                   output_size, self._data_format)

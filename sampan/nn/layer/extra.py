@@ -1,13 +1,14 @@
 """More of paddle.nn: Unfold/Fold, pixel (un)shuffle, shrink activations, 1-D adaptive pools,
 the RNN/BiRNN wrappers that run any cell over time, and paddle.create_parameter."""
 from ...ops._generated import api
+from .. import functional as F
 from ..functional import extra as FX
 from .activation import _activation
 from .layers import Layer
 from .rnn import run_with_lengths
 
 __all__ = ["Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Hardshrink", "Softshrink",
-           "GLU", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN"]
+           "GLU", "ChannelShuffle", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN"]
 
 Hardshrink = _activation("Hardshrink", FX.hardshrink, threshold=0.5)
 Softshrink = _activation("Softshrink", FX.softshrink, threshold=0.5)
@@ -65,6 +66,15 @@ class PixelUnshuffle(_Call):
 
     def __init__(self, downscale_factor, data_format="NCHW", name=None):
         super().__init__(downscale_factor, data_format)
+
+
+class ChannelShuffle(_Call):
+    """Layer form of nn.functional.channel_shuffle."""
+
+    _fn = staticmethod(F.channel_shuffle)
+
+    def __init__(self, groups, data_format="NCHW", name=None):
+        super().__init__(groups, data_format)
 
 
 class AdaptiveAvgPool1D(_Call):

@@ -3,7 +3,9 @@ from .. import functional as F
 from .layers import Layer
 
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "BCELoss", "NLLLoss",
-           "SmoothL1Loss", "KLDivLoss"]
+           "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+           "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
+           "MultiLabelSoftMarginLoss", "PoissonNLLLoss"]
 
 
 class CrossEntropyLoss(Layer):
@@ -90,3 +92,73 @@ class BCEWithLogitsLoss(_Reduced):
 
     def __init__(self, weight=None, reduction="mean", pos_weight=None, name=None):
         super().__init__(reduction, weight=weight, pos_weight=pos_weight)
+
+
+class SoftMarginLoss(_Reduced):
+    """log(1 + exp(-label · input))."""
+
+    _fn = staticmethod(F.soft_margin_loss)
+
+    def __init__(self, reduction="mean", name=None):
+        super().__init__(reduction)
+
+
+class HingeEmbeddingLoss(_Reduced):
+    """input where label is 1, max(0, margin - input) where it is -1."""
+
+    _fn = staticmethod(F.hinge_embedding_loss)
+
+    def __init__(self, margin=1.0, reduction="mean", name=None):
+        super().__init__(reduction, margin=margin)
+
+
+class MultiLabelSoftMarginLoss(_Reduced):
+    """Per-class logistic loss averaged over classes."""
+
+    _fn = staticmethod(F.multi_label_soft_margin_loss)
+
+    def __init__(self, weight=None, reduction="mean", name=None):
+        super().__init__(reduction, weight=weight)
+
+
+class PoissonNLLLoss(_Reduced):
+    """Poisson negative log-likelihood (of log-rates when log_input)."""
+
+    _fn = staticmethod(F.poisson_nll_loss)
+
+    def __init__(self, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None):
+        super().__init__(reduction, log_input=log_input, full=full, epsilon=epsilon)
+
+
+class MarginRankingLoss(_Reduced):
+    """max(0, -label · (input - other) + margin)."""
+
+    def __init__(self, margin=0.0, reduction="mean", name=None):
+        super().__init__(reduction, margin=margin)
+
+    def forward(self, input, other, label):  # noqa: A002
+        return F.margin_ranking_loss(input, other, label, reduction=self._reduction,
+                                     **self._kwargs)
+
+
+class CosineEmbeddingLoss(_Reduced):
+    """1 - cos for similar pairs (label 1), max(0, cos - margin) for dissimilar (-1)."""
+
+    def __init__(self, margin=0, reduction="mean", name=None):
+        super().__init__(reduction, margin=margin)
+
+    def forward(self, input1, input2, label):
+        return F.cosine_embedding_loss(input1, input2, label, reduction=self._reduction,
+                                       **self._kwargs)
+
+
+class TripletMarginLoss(_Reduced):
+    """max(0, d(input, positive) - d(input, negative) + margin)."""
+
+    def __init__(self, margin=1.0, p=2.0, epsilon=1e-6, swap=False, reduction="mean",
+                 name=None):
+        super().__init__(reduction, margin=margin, p=p, epsilon=epsilon, swap=swap)
+
+    def forward(self, input, positive, negative):  # noqa: A002
+        return F.triplet_margin_loss(input, positive, negative, reduction=self._reduction,
+                                     **self._kwargs)

@@ -1,11 +1,11 @@
-"""BatchNorm (1D/2D), LayerNorm, GroupNorm, InstanceNorm2D."""
+"""BatchNorm (1D/2D/3D), LayerNorm, GroupNorm, InstanceNorm1D/2D/3D, LocalResponseNorm."""
 from .. import functional as F
 from .. import initializer as init
 from ..param_attr import ParamAttr
 from .layers import Layer
 
 __all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm", "GroupNorm",
-           "InstanceNorm2D"]
+           "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm"]
 
 
 def _affine_params(layer, shape, weight_attr, bias_attr):
@@ -101,8 +101,8 @@ class GroupNorm(Layer):
                             self._data_format)
 
 
-class InstanceNorm2D(Layer):
-    """Normalise each channel of each sample."""
+class _InstanceNormBase(Layer):
+    """Normalise each channel of each sample over its spatial dims."""
 
     def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None,
                  bias_attr=None, data_format="NCHW", name=None):
@@ -112,3 +112,39 @@ class InstanceNorm2D(Layer):
 
     def forward(self, x):
         return F.instance_norm(x, weight=self.weight, bias=self.bias, eps=self._epsilon)
+
+
+class InstanceNorm1D(_InstanceNormBase):
+    """Instance normalisation of [N, C, L]."""
+
+    def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None,
+                 bias_attr=None, data_format="NCL", name=None):
+        super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format)
+
+
+class InstanceNorm2D(_InstanceNormBase):
+    """Instance normalisation of [N, C, H, W]."""
+
+
+class InstanceNorm3D(_InstanceNormBase):
+    """Instance normalisation of [N, C, D, H, W]."""
+
+    def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None,
+                 bias_attr=None, data_format="NCDHW", name=None):
+        super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format)
+
+
+class LocalResponseNorm(Layer):
+    """Layer form of nn.functional.local_response_norm."""
+
+    def __init__(self, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+        self.data_format = data_format
+
+    def forward(self, x):
+        return F.local_response_norm(x, self.size, self.alpha, self.beta, self.k,
+                                     self.data_format)
+
+    def extra_repr(self):
+        return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
