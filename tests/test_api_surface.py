@@ -19,6 +19,9 @@ rad2deg deg2rad stanh count_nonzero diff kron outer cross dist cdist trace diag 
 imag conj multinomial histogram bincount searchsorted bucketize median quantile nonzero unique
 take_along_axis put_along_axis index_sample unstack moveaxis crop clone rank is_tensor
 create_parameter norm inverse linalg amp nn optimizer static jit io metric
+inner rot90 repeat_interleave kthvalue mode nanmean nansum addmm baddbmm index_add index_fill
+swapaxes tensordot tensor_split vsplit hsplit dsplit atleast_1d atleast_2d atleast_3d hypot
+fmax fmin cummax cummin logcumsumexp add_ subtract_ clip_ scale_ uniform_ normal_ reshape_
 """
 
 NN = """
@@ -64,6 +67,7 @@ norm diagonal trace kron outer cross take_along_axis put_along_axis unique nonze
 quantile moveaxis lerp logit asin acos atan sinh cosh atan2 clone diff count_nonzero frac
 zero_ fill_ add_ subtract_ multiply_ divide_ scale_ clip_ uniform_ normal_ copy_ reshape_
 squeeze_ unsqueeze_ flatten_ exp_ sqrt_ tanh_ element_size is_contiguous contiguous to
+repeat_interleave rot90 cummax cummin kthvalue mode nansum nanmean tensordot index_add
 """
 
 SPACES = [(paddle, TOP), (paddle.nn, NN), (paddle.nn.functional, FUNCTIONAL),

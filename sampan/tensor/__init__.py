@@ -12,6 +12,8 @@ from .array import array_length, array_read, array_write, create_array
 from .creation import *  # noqa: F401,F403
 from .creation import __all__ as _creation_names
 from .conversion import METHODS as _conversion_methods
+from .cumulative import *  # noqa: F401,F403
+from .cumulative import __all__ as _cumulative_names
 from .extra import *  # noqa: F401,F403
 from .extra import __all__ as _extra_names
 from .inplace import *  # noqa: F401,F403
@@ -20,11 +22,14 @@ from .manipulation import *  # noqa: F401,F403
 from .manipulation import __all__ as _manipulation_names
 from .math import *  # noqa: F401,F403
 from .math import __all__ as _math_names
+from .search import *  # noqa: F401,F403
+from .search import __all__ as _search_names
 from .methods import install_method_table as _install_method_table
 from .methods import install_methods as _install_methods
 
 __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names)
                  | set(_math_names) | set(_extra_names) | set(_inplace_names)
+                 | set(_cumulative_names) | set(_search_names)
                  | {"create_array", "array_write", "array_read", "array_length"})
 _install_methods(_sys.modules[__name__], __all__)
 _install_method_table(_inplace_methods)

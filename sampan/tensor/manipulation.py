@@ -1,10 +1,15 @@
-"""Shape functions whose Paddle signature differs from the op they call."""
+"""Shape functions whose Paddle signature differs from the op they call, plus axis moves,
+splits, repeats and index updates composed from registry ops."""
 import numbers
+
+import numpy as np
 
 from ..ops._generated import api
 
 __all__ = ["split", "chunk", "unbind", "expand_as", "broadcast_to", "gather", "flatten",
-           "squeeze", "unsqueeze", "reshape", "transpose", "t", "tolist"]
+           "squeeze", "unsqueeze", "reshape", "transpose", "t", "tolist", "swapaxes",
+           "swapdims", "rot90", "tensor_split", "vsplit", "hsplit", "dsplit", "atleast_1d",
+           "atleast_2d", "atleast_3d", "repeat_interleave", "index_add", "index_fill"]
 # has_symbolic_size and size_tensor are helpers for other tensor modules, not public API.
 
 flatten = api.flatten
@@ -92,3 +97,150 @@ def t(input, name=None):  # noqa: A002
 def tolist(x):
     """The tensor's values as nested lists."""
     return x.tolist()
+
+
+# ---------------------------------------------------------------- axis moves and splits
+
+def swapaxes(x, axis0, axis1=None, name=None):
+    """x with axes axis0 and axis1 exchanged; swapaxes(x, perm) is transpose(x, perm)."""
+    if axis1 is None:
+        return api.transpose(x, list(axis0))
+    perm = list(range(len(x.shape)))
+    perm[axis0], perm[axis1] = perm[axis1], perm[axis0]
+    return api.transpose(x, perm)
+
+
+swapdims = swapaxes
+
+
+def rot90(x, k=1, axes=(0, 1), name=None):
+    """x rotated by k·90° in the plane of `axes` (from the first axis towards the second)."""
+    ndim = len(x.shape)
+    axes = [int(a) % ndim if ndim else int(a) for a in axes]
+    if ndim < 2 or len(axes) != 2 or axes[0] == axes[1]:
+        raise ValueError(f"rot90: axes must name two different dims of a tensor with at "
+                         f"least 2 dims, got axes={list(axes)} for shape {list(x.shape)}")
+    k %= 4
+    if k == 0:
+        return api.assign(x)
+    if k == 2:
+        return api.flip(x, axes)
+    swapped = swapaxes(x, axes[0], axes[1])
+    return api.flip(swapped, [axes[0]]) if k == 1 else swapaxes(api.flip(x, [axes[0]]),
+                                                                axes[0], axes[1])
+
+
+def tensor_split(x, num_or_indices, axis=0, name=None):
+    """Split along axis into n nearly equal parts (the first size % n one longer), or at
+    the listed indices."""
+    size = _dim(x, axis)
+    if isinstance(num_or_indices, numbers.Integral):
+        n = int(num_or_indices)
+        if n < 1:
+            raise ValueError(f"tensor_split: the number of sections must be >= 1, got {n}")
+        sizes = [size // n + (1 if i < size % n else 0) for i in range(n)]
+        bounds = [sum(sizes[:i]) for i in range(n + 1)]
+    else:
+        bounds = [0] + [min(max(int(i) + (size if i < 0 else 0), 0), size)
+                        for i in num_or_indices] + [size]
+    return [api.slice(x, [axis], [start], [max(start, end)])
+            for start, end in zip(bounds, bounds[1:])]
+
+
+def _split_along(x, num_or_indices, axis, min_ndim, fn):
+    """tensor_split on `axis` after checking x has at least min_ndim dims."""
+    if len(x.shape) < min_ndim:
+        raise ValueError(f"{fn} needs a tensor with at least {min_ndim} dims, got shape "
+                         f"{list(x.shape)}")
+    return tensor_split(x, num_or_indices, axis)
+
+
+def vsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 0 of a tensor with at least 2 dims."""
+    return _split_along(x, num_or_indices, 0, 2, "vsplit")
+
+
+def hsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 1 (axis 0 of a 1-D tensor)."""
+    return _split_along(x, num_or_indices, 1 if len(x.shape) > 1 else 0, 1, "hsplit")
+
+
+def dsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 2 of a tensor with at least 3 dims."""
+    return _split_along(x, num_or_indices, 2, 3, "dsplit")
+
+
+def _at_least(inputs, shape_of):
+    """Each input reshaped by shape_of(shape); one tensor for one input, else a list."""
+    from .creation import to_tensor
+    outs = []
+    for x in inputs:
+        x = x if hasattr(x, "shape") and hasattr(x, "dtype") else to_tensor(x)
+        new = shape_of(list(x.shape))
+        outs.append(x if new == list(x.shape) else api.reshape(x, new))
+    return outs[0] if len(outs) == 1 else outs
+
+
+def atleast_1d(*inputs, name=None):
+    """Inputs with at least one dim (0-d becomes [1])."""
+    return _at_least(inputs, lambda s: s or [1])
+
+
+def atleast_2d(*inputs, name=None):
+    """Inputs with at least two dims ([n] becomes [1, n])."""
+    return _at_least(inputs, lambda s: ([1] * (2 - len(s)) + s) if len(s) < 2 else s)
+
+
+def atleast_3d(*inputs, name=None):
+    """Inputs with at least three dims ([n] -> [1, n, 1], [m, n] -> [m, n, 1])."""
+    return _at_least(inputs, lambda s: {0: [1, 1, 1], 1: [1] + s + [1], 2: s + [1]}.get(
+        len(s), s))
+
+
+# ---------------------------------------------------------------- repeats and index updates
+
+def repeat_interleave(x, repeats, axis=None, name=None):
+    """Each element (or slice along axis) repeated `repeats` times (an int or one count per
+    element); axis None works on the flattened x."""
+    if axis is None:
+        x, axis = api.reshape(x, [-1]), 0
+    size = _dim(x, axis)
+    counts = repeats.numpy() if hasattr(repeats, "numpy") else repeats
+    counts = np.broadcast_to(np.asarray(counts, dtype=np.int64).reshape(-1), [size])
+    if counts.min(initial=0) < 0:
+        raise ValueError(f"repeat_interleave: repeats must be >= 0, got {counts.tolist()}")
+    from .creation import to_tensor
+    return api.index_select(x, to_tensor(np.repeat(np.arange(size), counts)), axis)
+
+
+def _along(mask, ndim, axis):
+    """A 1-D tensor reshaped to broadcast along `axis` of an ndim tensor."""
+    shape = [1] * ndim
+    shape[axis] = -1
+    return api.reshape(mask, shape)
+
+
+def index_add(x, index, axis, value, name=None):
+    """x with value's slices along axis added at the positions `index` (repeats add up)."""
+    axis %= len(x.shape)
+    selector = api.one_hot(index, _dim(x, axis))
+    moved = api.transpose(value, _to_last(len(x.shape), axis))
+    added = api.matmul(moved, api.cast(selector, x.dtype))
+    return api.add(x, api.transpose(added, _from_last(len(x.shape), axis)))
+
+
+def index_fill(x, index, axis, value, name=None):
+    """x with every slice along axis at the positions `index` set to value."""
+    axis %= len(x.shape)
+    hits = api.sum(api.one_hot(index, _dim(x, axis)), [0])
+    mask = _along(api.greater_than(hits, api.full_like(hits, 0)), len(x.shape), axis)
+    fill = value if hasattr(value, "shape") else api.full([], value, x.dtype)
+    return api.where(mask, api.cast(fill, x.dtype), x)
+
+
+def _to_last(ndim, axis):
+    return [a for a in range(ndim) if a != axis] + [axis]
+
+
+def _from_last(ndim, axis):
+    return list(range(axis)) + [ndim - 1] + list(range(axis, ndim - 1))

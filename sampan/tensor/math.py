@@ -1,10 +1,14 @@
-"""Math functions whose Paddle signature differs from the op they call."""
+"""Math functions whose Paddle signature differs from the op they call, plus products
+(inner, addmm, baddbmm, tensordot) and NaN-aware or pairwise functions composed from ops."""
 import numbers
+
+import numpy as np
 
 from ..ops._generated import api
 
 __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floor_mod", "mod",
-           "add_n", "sign", "neg", "rsqrt", "equal_all"]
+           "add_n", "sign", "neg", "rsqrt", "equal_all", "inner", "addmm", "baddbmm",
+           "tensordot", "nansum", "nanmean", "hypot", "fmax", "fmin"]
 
 sign = api.sign
 neg = api.neg
@@ -75,3 +79,112 @@ def equal_all(x, y, name=None):
     if list(x.shape) != list(y.shape):
         return api.full([], False, "bool")
     return api.all(api.equal(x, y))
+
+
+# ---------------------------------------------------------------- products
+
+def inner(x, y, name=None):
+    """Sum over the last axis of x[..., k]·y[..., k]: shape x.shape[:-1] + y.shape[:-1]."""
+    if not x.shape or not y.shape:
+        return api.multiply(x, y)
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"inner: the last dims of x {x.shape} and y {y.shape} differ")
+    flat = api.matmul(api.reshape(x, [-1, x.shape[-1]]), api.reshape(y, [-1, y.shape[-1]]),
+                      False, True)
+    return api.reshape(flat, list(x.shape[:-1]) + list(y.shape[:-1]))
+
+
+def _scaled_sum(input, product, beta, alpha):  # noqa: A002 - Paddle's name
+    """beta·input + alpha·product."""
+    return api.add(api.scale(input, float(beta)), api.scale(product, float(alpha)))
+
+
+def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):  # noqa: A002
+    """beta·input + alpha·(x @ y) for 2-D x and y (input broadcasts)."""
+    if len(x.shape) != 2 or len(y.shape) != 2:
+        raise ValueError(f"addmm: x and y must be 2-D, got {x.shape} and {y.shape}")
+    return _scaled_sum(input, api.matmul(x, y), beta, alpha)
+
+
+def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):  # noqa: A002
+    """beta·input + alpha·bmm(x, y) for 3-D x and y (input broadcasts)."""
+    if len(x.shape) != 3 or len(y.shape) != 3:
+        raise ValueError(f"baddbmm: x and y must be 3-D, got {x.shape} and {y.shape}")
+    return _scaled_sum(input, api.bmm(x, y), beta, alpha)
+
+
+def _contracted_axes(axes, x_ndim):
+    """(x axes, y axes) contracted by tensordot's `axes` argument."""
+    if hasattr(axes, "numpy"):
+        axes = axes.numpy().tolist()
+    if isinstance(axes, numbers.Integral):
+        return list(range(x_ndim - axes, x_ndim)), list(range(axes))
+    axes = list(axes)
+    if axes and isinstance(axes[0], numbers.Integral):
+        return axes, axes
+    x_axes, y_axes = (list(axes[0]), list(axes[1])) if len(axes) == 2 else (axes[0], axes[0])
+    return x_axes, y_axes
+
+
+def tensordot(x, y, axes=2, name=None):
+    """Sum of products over the contracted axes of x and y (an int n: the last n of x with
+    the first n of y; one list: the same axes of both; two lists: x's and y's axes)."""
+    x_axes, y_axes = _contracted_axes(axes, len(x.shape))
+    x_axes = [a % len(x.shape) for a in x_axes]
+    y_axes = [a % len(y.shape) for a in y_axes]
+    if [x.shape[a] for a in x_axes] != [y.shape[a] for a in y_axes]:
+        raise ValueError(f"tensordot: contracted dims of x {x.shape} (axes {x_axes}) and y "
+                         f"{y.shape} (axes {y_axes}) differ")
+    x_free = [a for a in range(len(x.shape)) if a not in x_axes]
+    y_free = [a for a in range(len(y.shape)) if a not in y_axes]
+    k = int(np.prod([x.shape[a] for a in x_axes]))
+    left = api.reshape(api.transpose(x, x_free + x_axes), [-1, k])
+    right = api.reshape(api.transpose(y, y_axes + y_free), [k, -1])
+    return api.reshape(api.matmul(left, right),
+                       [x.shape[a] for a in x_free] + [y.shape[a] for a in y_free])
+
+
+# ---------------------------------------------------------------- NaN-aware and pairwise
+
+def _nan_free(x):
+    """x with NaNs replaced by zeros, and the float mask of its non-NaN entries."""
+    nan = api.isnan(x)
+    return api.where(nan, api.full_like(x, 0), x), api.cast(api.logical_not(nan), x.dtype)
+
+
+def _axis_list(axis):
+    return [] if axis is None else ([axis] if isinstance(axis, numbers.Integral) else
+                                    list(axis))
+
+
+def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over axis treating NaN as zero."""
+    clean, _ = _nan_free(x)
+    return api.sum(clean, _axis_list(axis), dtype, keepdim)
+
+
+def nanmean(x, axis=None, keepdim=False, name=None):
+    """Mean over axis of the non-NaN entries (NaN where all are NaN)."""
+    clean, kept = _nan_free(x)
+    axes = _axis_list(axis)
+    return api.divide(api.sum(clean, axes, None, keepdim), api.sum(kept, axes, None, keepdim))
+
+
+def hypot(x, y, name=None):
+    """sqrt(x² + y²) elementwise."""
+    return api.sqrt(api.add(api.square(x), api.square(y)))
+
+
+def _nan_aware(pick, x, y):
+    """pick(x, y) where both are numbers, the other operand where one is NaN."""
+    return api.where(api.isnan(x), y, api.where(api.isnan(y), x, pick(x, y)))
+
+
+def fmax(x, y, name=None):
+    """Elementwise maximum ignoring NaN (NaN only where both are NaN)."""
+    return _nan_aware(api.maximum, x, y)
+
+
+def fmin(x, y, name=None):
+    """Elementwise minimum ignoring NaN (NaN only where both are NaN)."""
+    return _nan_aware(api.minimum, x, y)
