@@ -68,3 +68,20 @@ def numeric_grad(fn, array, eps=1e-6):
         array[idx] = old
         grad[idx] = (plus - minus) / (2 * eps)
     return grad
+
+
+def optimizer_history(make, p0, grads):
+    """Parameter values after each update of optimizer `make([p])` on a parameter starting
+    at p0, fed the fixed gradients `grads` (as the gradient of sum(p·g)); returns
+    (history, optimizer, parameter)."""
+    from sampan.eager.tensor import Parameter
+    from sampan.ops._generated import api
+    p = Parameter(p0.copy(), name="p_0")
+    o = make([p])
+    history = []
+    for g in grads:
+        api.sum(api.multiply(p, t(g))).backward()
+        o.step()
+        o.clear_grad()
+        history.append(p.numpy().copy())
+    return history, o, p

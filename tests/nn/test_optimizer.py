@@ -10,7 +10,7 @@ from sampan.eager.tensor import Parameter
 from sampan.ops._generated import api
 from sampan.regularizer import L1Decay, L2Decay
 
-from ._ref import t
+from ._ref import optimizer_history, t
 
 P0 = np.array([0.5, -1.0, 2.0])
 GRADS = [np.array([0.1, -0.2, 0.3]), np.array([-0.4, 0.5, 0.6]), np.array([0.7, 0.1, -0.9])]
@@ -18,15 +18,7 @@ GRADS = [np.array([0.1, -0.2, 0.3]), np.array([-0.4, 0.5, 0.6]), np.array([0.7, 
 
 def _run(make, steps=3):
     """Apply `steps` updates with the fixed GRADS (grad of sum(p·g)); returns p history."""
-    p = Parameter(P0.copy(), name="p_0")
-    o = make([p])
-    history = []
-    for g in GRADS[:steps]:
-        api.sum(api.multiply(p, t(g))).backward()
-        o.step()
-        o.clear_grad()
-        history.append(p.numpy().copy())
-    return history, o, p
+    return optimizer_history(make, P0, GRADS[:steps])
 
 
 def _sgd(lr=0.1, wd=0.0):

@@ -9,24 +9,16 @@ from sampan import optimizer as opt
 from sampan.eager.tensor import Parameter
 from sampan.ops._generated import api
 
-from ._ref import t
+from ._ref import optimizer_history, t
 
 RNG = np.random.default_rng(7)
 P0 = np.array([0.5, -1.0, 2.0, 0.25])
 GRADS = [RNG.normal(size=4) for _ in range(10)]
 
 
-def _run(make, steps, clip=None):
+def _run(make, steps):
     """Parameter history over `steps` updates with the fixed GRADS (loss sum(p·g))."""
-    p = Parameter(P0.copy(), name="p_0")
-    o = make([p])
-    history = []
-    for g in GRADS[:steps]:
-        api.sum(api.multiply(p, t(g))).backward()
-        o.step()
-        o.clear_grad()
-        history.append(p.numpy().copy())
-    return history, o, p
+    return optimizer_history(make, P0, GRADS[:steps])
 
 
 def _grads(steps, wd=0.0, clip=None):
