@@ -1,4 +1,5 @@
 """compile(): a Program block -> a Plan of prebound instructions over integer slots."""
+import operator
 import weakref
 
 from ..core.errors import NotFoundError
@@ -31,7 +32,8 @@ class CompileContext:
 
 
 class Plan:
-    """Instructions (fn, input slots, output slot, slots to free, index) and run metadata."""
+    """Instructions (fn, input slots, output slot, slots to free, index), the same as
+    `steps` with a getter of the input registers in place of the slots, and run metadata."""
 
     def __init__(self, **fields):
         self.__dict__.update(fields)
@@ -181,6 +183,13 @@ def _externals(block, bounds, slots, feeds, constants, fetches):
     return out
 
 
+def _getter(slots):
+    """A C-level callable: register file -> the argument sequence at `slots`."""
+    if len(slots) > 1:
+        return operator.itemgetter(*slots)
+    return operator.itemgetter(slice(slots[0], slots[0] + 1) if slots else slice(0, 0))
+
+
 def _assemble(program, block, nodes, bounds, slots, feeds, fetches, fetch_slots, constants,
               persist, pinned, strategy):
     """Pack bound nodes into the Plan's instruction tuples and run metadata."""
@@ -200,7 +209,8 @@ def _assemble(program, block, nodes, bounds, slots, feeds, fetches, fetch_slots,
     written = {n for b in bounds for n in b.out_names if n is not None}
     feed_specs = [(n, slots[n], block.var(n) if block.has_var_recursive(n) else None)
                   for n in feeds]
-    return Plan(code=tuple(code), multi=tuple(multi), nodes=nodes, bounds=bounds,
+    steps = tuple((fn, _getter(ins), out, frees, i) for fn, ins, out, frees, i in code)
+    return Plan(code=tuple(code), steps=steps, multi=tuple(multi), nodes=nodes, bounds=bounds,
                 slots=dict(slots), template=template, fetch_names=fetches,
                 fetch_slots=fetch_slots, feed_specs=feed_specs,
                 fetch_copies=[k for k, n in enumerate(fetches) if n in persist],

@@ -36,13 +36,14 @@ def _store(regs, multi, out, value):
 
 
 def run_sequential(plan, regs):
-    """Run every instruction in order (the hot loop: prebound tuples, local lookups)."""
+    """Run every instruction in order (the hot loop: prebound steps whose C-level getters
+    pick the argument registers, local lookups)."""
     multi = plan.multi
-    ins = None
+    step = None
     try:
-        for ins in plan.code:
-            fn, args, out, frees, _ = ins
-            value = fn(*[regs[a] for a in args])
+        for step in plan.steps:
+            fn, get, out, frees, _ = step
+            value = fn(*get(regs))
             if out >= 0:
                 regs[out] = value
             else:
@@ -50,9 +51,9 @@ def run_sequential(plan, regs):
             for f in frees:
                 regs[f] = None
     except Exception as err:
-        if ins is None:
+        if step is None:
             raise
-        _fail(plan, ins[4], err)
+        _fail(plan, step[4], err)
 
 
 def _check_finite(plan, index, regs, out):
