@@ -106,7 +106,8 @@ def build_time(make, args):
     model = to_static(make())
     start = time.perf_counter()
     program = model.forward.get_concrete_program(*args)
-    program.partial_program._compile([n for n, _ in program.state])
+    partial = program.partial_program
+    partial._compile(tuple(range(len(partial.feed_names), len(partial.names))))
     return time.perf_counter() - start
 
 

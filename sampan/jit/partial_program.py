@@ -39,35 +39,47 @@ def leaves(obj):
     return found
 
 
-def run_plan(plan, values):
-    """Run `plan` with feeds and external reads taken from `values` ({name: array}); returns
-    (fetched arrays, register file). Arrays are shared, never copied on the way in."""
-    regs = plan.template[:]
-    for name, slot, _ in plan.feed_specs:
-        regs[slot] = values[name]
-    for name, slot, _, _ in plan.externals:
-        regs[slot] = values[name]
+def _run(plan, regs):
+    """Run `plan` on a filled register file; returns the fetched arrays (persistables
+    copied). Arrays are shared, never copied on the way in."""
     try:
         run_sequential(plan, regs)
     except Exception as exc:
         attach_op_origin(exc, plan)
         raise
-    return _results(plan, regs, True), regs
+    return _results(plan, regs, True)
+
+
+def _reads(specs, numbered):
+    """(register slot, value number) of each start register in a plan's `specs`."""
+    return [(slot, numbered[name]) for name, slot, *_ in specs]
 
 
 class _Compiled:
-    """The plans of one set of differentiated sources: forward, and backward if any."""
+    """The plans of one set of differentiated sources and where their registers come from.
 
-    def __init__(self, forward, backward=None, saved=(), seeds=(), grads=()):
-        self.forward, self.backward = forward, backward
-        self.saved, self.seeds, self.grads = list(saved), list(seeds), list(grads)
-        self.backward_reads = [n for n, *_ in backward.externals] if backward else []
+    Each call numbers its values: the input arrays, the state arrays, then (when there is a
+    backward) the forward's extra fetches saved for it. `fwd_reads` / `bwd_reads` pair a
+    plan's start registers with value numbers, `seed_slots` are the backward's output
+    gradient registers, `sources` the value numbers whose gradients it computes and
+    `reached` which of them it fetches (the others get None)."""
+
+    def __init__(self, names, sources, forward, backward=None, saved=(), seeds=(),
+                 reached=()):
+        self.forward, self.backward, self.sources = forward, backward, sources
+        numbered = {n: k for k, n in enumerate(list(names) + list(saved))}
+        self.fwd_reads = _reads(forward.feed_specs + forward.externals, numbered)
+        if backward is not None:
+            self.bwd_reads = _reads(backward.externals, numbered)
+            slots = {name: slot for name, slot, _ in backward.feed_specs}
+            self.seed_slots = [slots[n] for n in seeds]
+            self.reached = reached
 
 
 class RunProgramNode(NodeBase):
     """The autograd node of one run: runs the backward plan over that run's saved values."""
 
-    __slots__ = ("compiled", "env")
+    __slots__ = ("compiled", "saved")
 
     def __repr__(self):
         return "run_program"
@@ -77,16 +89,18 @@ class RunProgramNode(NodeBase):
         if create_graph:
             raise NotImplementedError("create_graph (double backward) through a to_static "
                                       "function is not supported (sampan/jit/partial_program.py)")
-        env = dict(self.env)
-        for name, g, (shape, dtype) in zip(self.compiled.seeds, grads, self.out_meta):
-            env[name] = np.zeros(shape, dtype) if g is None else np.asarray(g, dtype)
-        fetched, _ = run_plan(self.compiled.backward, env)
-        found = iter(fetched)
-        return [None if n is None else next(found) for n in self.compiled.grads]
+        compiled = self.compiled
+        regs = compiled.backward.template[:]
+        for slot, g, (shape, dtype) in zip(compiled.seed_slots, grads, self.out_meta):
+            regs[slot] = np.zeros(shape, dtype) if g is None else np.asarray(g, dtype)
+        for (slot, _), value in zip(compiled.bwd_reads, self.saved):
+            regs[slot] = value
+        found = iter(_run(compiled.backward, regs))
+        return [next(found) if reached else None for reached in compiled.reached]
 
     def release(self):
         super().release()
-        self.env = None
+        self.saved = None
 
 
 class PartialProgram:
@@ -98,28 +112,32 @@ class PartialProgram:
         self.outputs = outputs
         self.out_vars = [v for v in leaves(outputs) if isinstance(v, Variable)]
         self.state = state
+        self.names = self.feed_names + [n for n, _ in state]
+        self.state_tensors = [t for _, t in state]
+        self.state_by_name = dict(state)
         self.strategy = build_strategy
         self._compiled = {}
 
     def _compile(self, sources):
-        """(cached) plans for these source names (empty: inference, no backward)."""
-        key = tuple(sources)
-        if key not in self._compiled:
-            self._compiled[key] = self._build(key)
-        return self._compiled[key]
+        """(cached) plans for these source value numbers (empty: inference, no backward)."""
+        compiled = self._compiled.get(sources)
+        if compiled is None:
+            compiled = self._compiled[sources] = self._build(sources)
+        return compiled
 
     def _build(self, sources):
         """Compile the forward plan, plus the backward plan and what it needs when training."""
         outs = [v.name for v in self.out_vars]
         if not sources:
-            return _Compiled(compile_plan(self.program, self.feed_names, outs, self.strategy))
-        grad_program, seeds, grads = self._backward_program(sources)
+            return _Compiled(self.names, sources,
+                             compile_plan(self.program, self.feed_names, outs, self.strategy))
+        grad_program, seeds, grads = self._backward_program([self.names[k] for k in sources])
         fetch = [n for n in grads if n is not None]
         backward = compile_plan(grad_program, seeds, fetch, self.strategy)
-        state = {n for n, _ in self.state}
-        saved = [n for n, *_ in backward.externals if n not in state]
+        saved = [n for n, *_ in backward.externals if n not in self.names]
         forward = compile_plan(self.program, self.feed_names, outs + saved, self.strategy)
-        return _Compiled(forward, backward, saved, seeds, grads)
+        return _Compiled(self.names, sources, forward, backward, saved, seeds,
+                         [n is not None for n in grads])
 
     def _backward_program(self, sources):
         """A program of only the grad ops; (program, output-grad names, source-grad names)."""
@@ -139,37 +157,38 @@ class PartialProgram:
 
     def __call__(self, inputs):
         """Run forward on eager `inputs` (Tensors, feed order); outputs are eager Tensors."""
-        sources = self._sources(inputs)
-        compiled = self._compile([n for n, _ in sources])
-        values = {n: t._data for n, t in zip(self.feed_names, inputs)}
-        values.update((n, t._data) for n, t in self.state)
-        fetched, regs = run_plan(compiled.forward, values)
-        if compiled.forward.writeback:
-            tensors = dict(self.state)
-            for name, slot in compiled.forward.writeback:
-                tensors[name]._set_data(regs[slot])
-        outs = [wrap(a) for a in fetched[:len(self.out_vars)]]
-        if sources:
-            values.update(zip(compiled.saved, fetched[len(self.out_vars):]))
-            self._record(compiled, sources, outs, values)
+        tensors = list(inputs) + self.state_tensors
+        compiled = self._compile(self._sources(tensors))
+        values = [t._data for t in tensors]
+        forward = compiled.forward
+        regs = forward.template[:]
+        for slot, k in compiled.fwd_reads:
+            regs[slot] = values[k]
+        fetched = _run(forward, regs)
+        for name, slot in forward.writeback:
+            self.state_by_name[name]._set_data(regs[slot])
+        n_out = len(self.out_vars)
+        outs = [wrap(a) for a in fetched[:n_out]]
+        if compiled.backward is not None:
+            self._record(compiled, tensors, outs, values + fetched[n_out:])
         arrays = {v.name: t for v, t in zip(self.out_vars, outs)}
         return map_structure(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
                              self.outputs)
 
-    def _sources(self, inputs):
-        """[(name, tensor)] needing gradients in this call (empty when nothing records)."""
+    def _sources(self, tensors):
+        """Value numbers of the tensors needing gradients in this call (empty when nothing
+        records)."""
         if not (STATE.enabled and any(not v.stop_gradient for v in self.out_vars)):
-            return []
-        fed = [(n, t) for n, t in zip(self.feed_names, inputs) if not t.stop_gradient]
-        return fed + [(n, t) for n, t in self.state if not t.stop_gradient]
+            return ()
+        return tuple(k for k, t in enumerate(tensors) if not t.stop_gradient)
 
-    def _record(self, compiled, sources, outs, env):
+    def _record(self, compiled, tensors, outs, values):
         """Link differentiable outputs to a RunProgramNode keeping the backward's inputs."""
         diff_outs = [t for t, v in zip(outs, self.out_vars) if not v.stop_gradient]
         node = RunProgramNode()
         node.compiled = compiled
-        node.env = {n: env[n] for n in compiled.backward_reads}
-        node.edges = [edge_of(t) for _, t in sources]
+        node.saved = [values[k] for _, k in compiled.bwd_reads]
+        node.edges = [edge_of(tensors[k]) for k in compiled.sources]
         node.out_meta = [(t._data.shape, t._data.dtype) for t in diff_outs]
         node.hooks = None
         node.link_outputs(diff_outs)

@@ -220,11 +220,12 @@ class StaticFunction:
     def _key(self, args, kwargs):
         layer = self._instance
         modes = layer._training_flags() if isinstance(layer, Layer) else ()
-        return value_key(tuple(args)), value_key(kwargs), modes
+        return value_key(tuple(args)), value_key(kwargs) if kwargs else (), modes
 
     def get_concrete_program(self, *args, **kwargs):
         """The ConcreteProgram for these arguments (built on a cache miss)."""
-        args = with_specs(args, self._input_spec, self._arg_names)
+        if self._input_spec is not None:
+            args = with_specs(args, self._input_spec, self._arg_names)
         key = self._key(args, kwargs)
         program = self._cache.get(key)
         if program is None:
