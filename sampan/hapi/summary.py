@@ -4,6 +4,7 @@ import numpy as np
 from ..core.dtype import to_dtype
 from ..eager.grad_mode import no_grad
 from ..eager.tensor import Tensor
+from ..jit.program_translator import to_static_disabled
 
 __all__ = ["summary", "flops"]
 
@@ -35,7 +36,8 @@ def _numel(shape):
 
 
 def _trace(net, inputs):
-    """[(layer, input shapes, output shapes)] for every leaf layer call."""
+    """[(layer, input shapes, output shapes)] for every leaf layer call, run eagerly (a
+    to_static network too: its hooks then see real tensors on every call)."""
     records, handles = [], []
     for layer in _leaves(net):
         def hook(layer, ins, outs):
@@ -46,7 +48,7 @@ def _trace(net, inputs):
     was_training = net.training
     net.eval()
     try:
-        with no_grad():
+        with no_grad(), to_static_disabled():
             net(*inputs)
     finally:
         for h in handles:

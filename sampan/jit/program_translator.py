@@ -39,6 +39,18 @@ def enable_to_static(enable_to_static_bool):
     _Switch.enabled = enable_to_static_bool
 
 
+@contextlib.contextmanager
+def to_static_disabled():
+    """Run a block with every converted function running its original Python (eagerly):
+    for tools that inspect a network's eager behaviour, like `summary` and `flops`."""
+    saved = _Switch.enabled
+    _Switch.enabled = False
+    try:
+        yield
+    finally:
+        _Switch.enabled = saved
+
+
 def convert_function(fn):
     """The converted version of plain function `fn` (cached; `__sampan_code__` holds its source)."""
     converted = _CONVERTED.get(fn)

@@ -94,3 +94,16 @@ def test_summary_and_flops_counts(capsys):
     assert "Conv2D-1" in capsys.readouterr().out
     assert paddle.flops(net, [1, 1, 8, 8]) == 384 * 10 + 96 + 960
     assert paddle.Model(DigitsCNN()).summary((1, 1, 8, 8))["total_params"] > 0
+
+
+def test_summary_of_a_to_static_network_runs_it_eagerly(capsys):
+    """summary/flops of a converted network see real tensors on every call (a cached
+    Program would skip the hooks, and building one would show Variables' shapes)."""
+    net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    paddle.jit.to_static(net)
+    net(paddle.to_tensor(np.ones((2, 4), "float32")))
+    paddle.summary(net, (1, 4))
+    out = capsys.readouterr().out
+    assert "[1, 8]" in out and "[1, 3]" in out
+    assert paddle.flops(net, [1, 4]) == paddle.flops(
+        nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)), [1, 4])
