@@ -99,8 +99,9 @@ class Tensor(IndexingMixin, TensorOperators):
 
     # -- conversion -------------------------------------------------------------------
     def numpy(self):
-        """The data as a NumPy array (shared, do not modify)."""
-        return self._data
+        """A copy of the data as a NumPy array (as in Paddle: writing into it leaves the
+        tensor unchanged, and later in-place updates of the tensor leave it unchanged)."""
+        return self._data.copy()
 
     def item(self, *index):
         """The value of a one-element tensor (or of element `index`) as a Python number."""
@@ -235,7 +236,7 @@ class Tensor(IndexingMixin, TensorOperators):
 
     def set_value(self, value):
         """Replace the data in place with `value` (same shape), keeping autograd state."""
-        array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+        array = np.asarray(value._data if isinstance(value, Tensor) else value)
         if tuple(array.shape) != self._data.shape:
             raise ValueError(f"set_value: shape {list(array.shape)} does not match the "
                              f"tensor's shape {self.shape}")

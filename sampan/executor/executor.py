@@ -4,6 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..core.flags import FLAGS
+from ..eager.tensor import Tensor
 from .plan import compile as compile_plan
 from .run import run_checked, run_parallel, run_sequential
 from .scope import global_scope
@@ -25,7 +26,9 @@ def _fetch_name(item):
 
 def _feed_array(name, value, var):
     """The fed value as an ndarray checked against the data variable's shape and dtype."""
-    if hasattr(value, "numpy") and not isinstance(value, np.ndarray):
+    if isinstance(value, Tensor):
+        value = value._data
+    elif hasattr(value, "numpy") and not isinstance(value, np.ndarray):
         value = value.numpy()
     if var is None:
         raise ValueError(f"feed contains {name!r}, which is not a variable of the program")

@@ -2,7 +2,7 @@
 
 An update op's kernel writes each output into the array of the tensor it replaces when
 that tensor is the array's only holder (Paddle updates parameters in place too). An array
-that something else also references (a `numpy()` result, a view, an autograd graph kept
+that something else also references (a detached tensor, a view, an autograd graph kept
 with retain_graph=True, a copy-free snapshot) is replaced by a new array instead, as the
 pure op does, so what those hold keeps its values. A graph released by its backward holds
 nothing, so stepping after backward (the usual loop) updates in place. The values are

@@ -131,3 +131,13 @@ def test_set_printoptions_device_and_framework_namespaces():
     assert not paddle.device.is_compiled_with_cuda()
     assert paddle.framework.ParamAttr is paddle.ParamAttr
     assert paddle.framework.in_dynamic_mode()
+
+
+def test_numpy_returns_a_copy_as_paddle_does():
+    """Writing into x.numpy() leaves x unchanged, and a held result keeps its values."""
+    x = paddle.to_tensor([1.0, 2.0])
+    array = x.numpy()
+    array[0] = 100.0
+    assert x.numpy()[0] == 1.0
+    x[1] = 5.0
+    assert array[1] == 2.0

@@ -377,7 +377,7 @@ class Layer:
 
 def _load_into(tensor, value, key):
     """Replace `tensor`'s data with `value` (Tensor or array) of the same shape."""
-    array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+    array = np.asarray(value._data if isinstance(value, Tensor) else value)
     if list(array.shape) != list(tensor.shape):
         raise ValueError(f"set_state_dict: {key!r} has shape {list(array.shape)}, the layer "
                          f"expects {list(tensor.shape)}")
