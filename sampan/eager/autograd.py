@@ -518,17 +518,18 @@ def _finish_leaves(leaf_grads, create_graph, capture):
 
 
 def _accumulate_into_leaf(leaf, g):
-    """Add a gradient to `leaf.grad` (created on first use)."""
-    if isinstance(g, Tensor):
-        g = g.detach()
-    else:
-        g = wrap(g)
-    if leaf._grad is None or leaf._grad_zero:
-        leaf._grad = g if g._data.dtype == leaf._data.dtype else wrap(
-            g._data.astype(leaf._data.dtype))
+    """Add a gradient (array, or Tensor under create_graph) to `leaf.grad`: the first one
+    becomes the grad tensor, later ones are added into that same tensor, so a reference to
+    `leaf.grad` taken earlier sees the total (as Paddle's in-place accumulation does)."""
+    data = g._data if isinstance(g, Tensor) else g
+    current = leaf._grad
+    if current is None or leaf._grad_zero:
+        if data.dtype != leaf._data.dtype:
+            data = data.astype(leaf._data.dtype)
+        leaf._grad = wrap(data)
         leaf._grad_zero = False
     else:
-        leaf._grad = wrap(leaf._grad._data + g._data)
+        current._set_data(current._data + data)
 
 
 def _seed_grad(tensor, grad_tensor):
@@ -538,7 +539,8 @@ def _seed_grad(tensor, grad_tensor):
             raise RuntimeError(
                 f"backward() of a tensor with shape {tensor.shape} needs grad_tensor: the "
                 f"gradient can be created implicitly only for tensors with one element")
-        return np.array(1, tensor._data.dtype).reshape(tensor._data.shape)
+        one = np.array(1, tensor._data.dtype)
+        return one if tensor._data.ndim == 0 else one.reshape(tensor._data.shape)
     g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
     if g.shape != tensor._data.shape:
         raise OpShapeError(f"backward(): grad_tensor has shape {list(g.shape)} but the tensor "

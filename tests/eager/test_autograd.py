@@ -193,3 +193,14 @@ def test_gradient_penalty_matches_central_differences():
             w._data[i, j] = old
             numeric[i, j] = (values[0] - values[1]) / 2e-6
     np.testing.assert_allclose(w.grad.numpy(), numeric, rtol=1e-5, atol=1e-8)
+
+
+def test_grad_reference_sees_later_accumulation():
+    """A reference to x.grad taken after one backward sees the gradients a second backward
+    adds (Paddle accumulates into the same grad tensor)."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * 3.0).sum().backward()
+    held = x.grad
+    (x * x).sum().backward()
+    assert held is x.grad
+    np.testing.assert_allclose(held.numpy(), [5.0, 7.0])
