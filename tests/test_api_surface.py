@@ -22,6 +22,10 @@ create_parameter norm inverse linalg amp nn optimizer static jit io metric
 inner rot90 repeat_interleave kthvalue mode nanmean nansum addmm baddbmm index_add index_fill
 swapaxes tensordot tensor_split vsplit hsplit dsplit atleast_1d atleast_2d atleast_3d hypot
 fmax fmin cummax cummin logcumsumexp add_ subtract_ clip_ scale_ uniform_ normal_ reshape_
+logaddexp copysign isin signbit sgn isreal isneginf isposinf is_complex is_floating_point
+is_integer is_empty cartesian_prod combinations block_diag diag_embed diagflat vander
+trapezoid cumulative_trapezoid renorm take unflatten view view_as unfold masked_scatter
+select_scatter slice_scatter diagonal_scatter rand_like randn_like randint_like sinc positive
 """
 
 NN = """

@@ -11,6 +11,8 @@ from ..ops._generated.api import __all__ as _op_names
 from .array import array_length, array_read, array_write, create_array
 from .creation import *  # noqa: F401,F403
 from .creation import __all__ as _creation_names
+from .construct import *  # noqa: F401,F403
+from .construct import __all__ as _construct_names
 from .conversion import METHODS as _conversion_methods
 from .cumulative import *  # noqa: F401,F403
 from .cumulative import __all__ as _cumulative_names
@@ -20,8 +22,12 @@ from .inplace import *  # noqa: F401,F403
 from .inplace import METHODS as _inplace_methods, __all__ as _inplace_names
 from .manipulation import *  # noqa: F401,F403
 from .manipulation import __all__ as _manipulation_names
+from .logic import *  # noqa: F401,F403
+from .logic import __all__ as _logic_names
 from .math import *  # noqa: F401,F403
 from .math import __all__ as _math_names
+from .scatter import *  # noqa: F401,F403
+from .scatter import __all__ as _scatter_names
 from .search import *  # noqa: F401,F403
 from .search import __all__ as _search_names
 from .methods import install_method_table as _install_method_table
@@ -29,7 +35,8 @@ from .methods import install_methods as _install_methods
 
 __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names)
                  | set(_math_names) | set(_extra_names) | set(_inplace_names)
-                 | set(_cumulative_names) | set(_search_names)
+                 | set(_cumulative_names) | set(_search_names) | set(_logic_names)
+                 | set(_construct_names) | set(_scatter_names)
                  | {"create_array", "array_write", "array_read", "array_length"})
 _install_methods(_sys.modules[__name__], __all__)
 _install_method_table(_inplace_methods)

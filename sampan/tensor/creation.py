@@ -11,7 +11,8 @@ from .manipulation import has_symbolic_size, size_tensor
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like",
            "empty", "empty_like", "arange", "eye", "rand", "uniform", "randn",
-           "standard_normal", "normal", "randint", "randperm"]
+           "standard_normal", "normal", "randint", "randperm", "rand_like", "randn_like",
+           "randint_like"]
 
 
 def _infer_array(data, dtype):
@@ -143,3 +144,27 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
 def randperm(n, dtype="int64", name=None):
     """A random permutation of 0..n-1."""
     return api.randperm(n, dtype)
+
+
+def _like_dtype(x, dtype):
+    return x.dtype if dtype is None else dtypes.to_dtype(dtype)
+
+
+def rand_like(input, dtype=None, name=None):  # noqa: A002 - Paddle's name
+    """Uniform [0, 1) values shaped like input, in dtype (default: input's dtype)."""
+    return api.uniform(_shape(input.shape), _like_dtype(input, dtype), 0.0, 1.0, 0)
+
+
+def randn_like(input, dtype=None, name=None):  # noqa: A002 - Paddle's name
+    """Standard normal values shaped like input, in dtype (default: input's dtype)."""
+    return api.gaussian(_shape(input.shape), 0.0, 1.0, 0, _like_dtype(input, dtype))
+
+
+def randint_like(x, low=0, high=None, dtype=None, name=None):
+    """Random integers in [low, high) (one bound: [0, low)) shaped like x, cast to dtype
+    (default: x's dtype)."""
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise ValueError(f"randint_like: low ({low}) must be less than high ({high})")
+    return api.cast(api.randint(low, high, _shape(x.shape), "int64"), _like_dtype(x, dtype))

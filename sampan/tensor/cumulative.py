@@ -1,4 +1,5 @@
-"""Running reductions beyond cumsum/cumprod: cummax, cummin, logcumsumexp.
+"""Running reductions beyond cumsum/cumprod: cummax, cummin, logcumsumexp, and the
+trapezoid rule (trapezoid, cumulative_trapezoid).
 
 Each is a log-step (Hillis-Steele) scan: ceil(log2 n) rounds of combining every entry
 with the one 2^r places earlier, so it is built from registry ops (autograd and static
@@ -12,7 +13,7 @@ import numpy as np
 from ..core import dtype as dtypes
 from ..ops._generated import api
 
-__all__ = ["cummax", "cummin", "logcumsumexp"]
+__all__ = ["cummax", "cummin", "logcumsumexp", "trapezoid", "cumulative_trapezoid"]
 # positions_along is a helper for search.py, not public API.
 
 
@@ -91,3 +92,38 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
         raise TypeError(f"logcumsumexp: x must be a float tensor, got {x.dtype.name}")
     x, axis = _flat_axis(x, axis)
     return _scan(x, axis, _logaddexp, float(np.finfo(x.dtype.np).min))
+
+
+# ---------------------------------------------------------------- trapezoid rule
+
+def _trapezoid_areas(y, x, dx, axis):
+    """Area of each trapezoid between neighbours along axis (n - 1 of them): the mean of
+    two heights times the spacing (dx, default 1, or the differences of x)."""
+    if x is not None and dx is not None:
+        raise ValueError("trapezoid: pass either x or dx, not both")
+    axis %= len(y.shape)
+    n = y.shape[axis]
+    heights = api.scale(api.add(api.slice(y, [axis], [1], [n]),
+                                api.slice(y, [axis], [0], [n - 1])), 0.5)
+    if x is None:
+        return api.scale(heights, 1.0 if dx is None else float(dx))
+    if len(x.shape) == 1:
+        shape = [1] * len(y.shape)
+        shape[axis] = -1
+        x = api.reshape(x, shape)
+    if x.shape[axis] != n:
+        raise ValueError(f"trapezoid: x has {x.shape[axis]} points along axis {axis}, "
+                         f"y has {n}")
+    widths = api.subtract(api.slice(x, [axis], [1], [n]), api.slice(x, [axis], [0], [n - 1]))
+    return api.multiply(heights, widths)
+
+
+def trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """Integral of y along axis by the trapezoid rule, sampled at x (same shape as y or
+    1-D along axis) or at spacing dx (default 1)."""
+    return api.sum(_trapezoid_areas(y, x, dx, axis), [axis])
+
+
+def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """Running trapezoid-rule integral along axis (one entry fewer than y there)."""
+    return api.cumsum(_trapezoid_areas(y, x, dx, axis), axis)

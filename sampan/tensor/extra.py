@@ -17,7 +17,7 @@ __all__ = ["logit", "lerp", "heaviside", "nan_to_num", "frac", "rad2deg", "deg2r
            "count_nonzero", "diff", "kron", "outer", "cross", "dist", "cdist", "trace",
            "bucketize", "median", "quantile", "nonzero", "unique", "take_along_axis",
            "put_along_axis", "index_sample", "unstack", "moveaxis", "crop", "clone", "rank",
-           "is_tensor", "inverse", "norm", "vector_norm", "matrix_norm"]
+           "is_tensor", "inverse", "norm", "vector_norm", "matrix_norm", "renorm"]
 
 inverse = api.inv
 
@@ -334,3 +334,15 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
     if p == "nuc":
         return matrix_norm(x, p, [-2, -1] if axis is None else axis, keepdim)
     return vector_norm(x, 2.0 if p == "fro" else p, axis, keepdim)
+
+
+def renorm(x, p, axis, max_norm, name=None):
+    """x with every slice along axis whose p-norm (over its other dims) exceeds max_norm
+    scaled down to norm max_norm (by max_norm / (norm + 1e-7), as Paddle's kernel)."""
+    axis %= _ndim(x)
+    others = [a for a in range(_ndim(x)) if a != axis]
+    norms = vector_norm(x, p, others, keepdim=True)
+    limit = api.full_like(norms, float(max_norm))
+    scale = api.where(api.greater_than(norms, limit),
+                      api.divide(limit, api.scale(norms, 1.0, 1e-7)), api.full_like(norms, 1))
+    return api.multiply(x, scale)

@@ -9,7 +9,8 @@ from ..ops._generated import api
 __all__ = ["split", "chunk", "unbind", "expand_as", "broadcast_to", "gather", "flatten",
            "squeeze", "unsqueeze", "reshape", "transpose", "t", "tolist", "swapaxes",
            "swapdims", "rot90", "tensor_split", "vsplit", "hsplit", "dsplit", "atleast_1d",
-           "atleast_2d", "atleast_3d", "repeat_interleave", "index_add", "index_fill"]
+           "atleast_2d", "atleast_3d", "repeat_interleave", "index_add", "index_fill",
+           "unflatten", "view", "view_as", "unfold"]
 # has_symbolic_size and size_tensor are helpers for other tensor modules, not public API.
 
 flatten = api.flatten
@@ -244,3 +245,54 @@ def _to_last(ndim, axis):
 
 def _from_last(ndim, axis):
     return list(range(axis)) + [ndim - 1] + list(range(axis, ndim - 1))
+
+
+# ---------------------------------------------------------------- shape views
+
+def unflatten(x, axis, shape, name=None):
+    """x with dim `axis` split into `shape` (whose product must equal it; one -1 is
+    inferred)."""
+    axis %= len(x.shape)
+    shape = [int(s) for s in (shape.numpy() if hasattr(shape, "numpy") else shape)]
+    known = int(np.prod([s for s in shape if s != -1]))
+    size = x.shape[axis]
+    if size >= 0 and (shape.count(-1) > 1 or (-1 not in shape and known != size)
+                      or (-1 in shape and (known == 0 or size % known))):
+        raise ValueError(f"unflatten: shape {shape} does not split dim {axis} of size {size}")
+    return api.reshape(x, [0] * axis + shape + [0] * (len(x.shape) - axis - 1))
+
+
+def view(x, shape_or_dtype, name=None):
+    """x with a new shape (a list or tuple, as reshape) or, given a dtype, x's bytes
+    reinterpreted as that dtype (eager only; the last dim scales by the size ratio)."""
+    if isinstance(shape_or_dtype, (list, tuple)) or hasattr(shape_or_dtype, "shape"):
+        return reshape(x, shape_or_dtype)
+    from ..core import dtype as dtypes
+    from ..core.dispatch import current_mode
+    from .creation import to_tensor
+    if current_mode().is_static:
+        raise NotImplementedError("view(x, dtype) reinterprets memory and works eagerly only")
+    return to_tensor(x.numpy().view(dtypes.to_dtype(shape_or_dtype).np))
+
+
+def view_as(x, other, name=None):
+    """x reshaped to other's shape."""
+    return api.reshape(x, list(other.shape))
+
+
+def unfold(x, axis, size, step, name=None):
+    """Windows of `size` elements taken every `step` along axis: that dim becomes the
+    window count and a new last dim of length size holds each window."""
+    axis %= max(len(x.shape), 1)
+    length = x.shape[axis] if x.shape else 1
+    if size < 0 or size > length or step <= 0:
+        raise ValueError(f"unfold: need 0 <= size <= {length} and step > 0 along axis {axis},"
+                         f" got size={size}, step={step}")
+    starts = np.arange(0, length - size + 1, step)
+    index = (starts[:, None] + np.arange(size)[None, :]).reshape(-1)
+    from .creation import to_tensor
+    picked = api.index_select(x if x.shape else api.reshape(x, [1]), to_tensor(index), axis)
+    shape = list(x.shape[:axis]) + [len(starts), size] + list(x.shape[axis + 1:])
+    windows = api.reshape(picked, shape)
+    perm = [d for d in range(len(shape)) if d != axis + 1] + [axis + 1]
+    return api.transpose(windows, perm)

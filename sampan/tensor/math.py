@@ -1,5 +1,7 @@
 """Math functions whose Paddle signature differs from the op they call, plus products
-(inner, addmm, baddbmm, tensordot) and NaN-aware or pairwise functions composed from ops."""
+(inner, addmm, baddbmm, tensordot), NaN-aware or pairwise functions and sign helpers
+composed from ops."""
+import math
 import numbers
 
 import numpy as np
@@ -8,7 +10,8 @@ from ..ops._generated import api
 
 __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floor_mod", "mod",
            "add_n", "sign", "neg", "rsqrt", "equal_all", "inner", "addmm", "baddbmm",
-           "tensordot", "nansum", "nanmean", "hypot", "fmax", "fmin"]
+           "tensordot", "nansum", "nanmean", "hypot", "fmax", "fmin", "logaddexp", "copysign",
+           "sgn", "sinc", "positive"]
 
 sign = api.sign
 neg = api.neg
@@ -188,3 +191,54 @@ def fmax(x, y, name=None):
 def fmin(x, y, name=None):
     """Elementwise minimum ignoring NaN (NaN only where both are NaN)."""
     return _nan_aware(api.minimum, x, y)
+
+
+def logaddexp(x, y, name=None):
+    """log(exp(x) + exp(y)), computed as max(x, y) + log1p(exp(-|x - y|)) so it never
+    overflows."""
+    gap = api.abs(api.subtract(x, y))
+    return api.add(api.maximum(x, y), api.log1p(api.exp(api.neg(gap))))
+
+
+# ---------------------------------------------------------------- signs
+
+def _negative_sign(y):
+    """True where y's sign bit is set (negatives and -0.0)."""
+    from .logic import signbit
+    return signbit(y)
+
+
+def copysign(x, y, name=None):
+    """|x| with the sign of y (y a tensor or a number; -0.0 counts as negative)."""
+    if not hasattr(y, "shape"):
+        y = api.full([], float(y), x.dtype if x.dtype.is_floating else None)
+    magnitude = api.abs(x)
+    if not magnitude.dtype.is_floating:
+        magnitude = api.cast(magnitude, y.dtype if y.dtype.is_floating else "float32")
+    return api.where(_negative_sign(y), api.neg(magnitude), magnitude)
+
+
+def sgn(x, name=None):
+    """sign(x) for real x; x / |x| for complex x (0 where x == 0)."""
+    if x.dtype.np.kind != "c":
+        return api.sign(x)
+    size = api.abs(x)
+    nonzero = api.not_equal(size, api.full_like(size, 0))
+    safe = api.where(nonzero, size, api.full_like(size, 1))
+    unit = api.divide(x, api.cast(safe, x.dtype))
+    return api.where(nonzero, unit, api.full_like(x, 0))
+
+
+def sinc(x, name=None):
+    """sin(pi x) / (pi x), 1 at x == 0 (the zeros are replaced before dividing, so the
+    gradient there is 0, the true derivative)."""
+    zero = api.equal(x, api.full_like(x, 0))
+    scaled = api.scale(api.where(zero, api.full_like(x, 1), x), math.pi)
+    return api.where(zero, api.full_like(x, 1), api.divide(api.sin(scaled), scaled))
+
+
+def positive(x, name=None):
+    """x itself (unary plus); bool tensors are refused as in Paddle."""
+    if x.dtype.np.kind == "b":
+        raise TypeError("positive: the unary + operator is not supported for bool tensors")
+    return x

@@ -13,7 +13,8 @@ _NOT_METHODS = {
     "randn", "randint", "uniform", "normal", "gaussian", "randperm", "assign_value",
     "truncated_gaussian", "meshgrid", "concat", "stack", "einsum", "create_array",
     "array_write", "array_read", "array_length", "bernoulli", "full_like", "zeros_like",
-    "ones_like", "empty_like", "shape", "seed", "is_tensor", "multinomial",
+    "ones_like", "empty_like", "shape", "seed", "is_tensor", "multinomial", "rand_like",
+    "randn_like", "randint_like", "cartesian_prod", "block_diag",
 }
 _ALIASES = {"mm": "matmul", "abs": "abs"}
 

@@ -1,0 +1,106 @@
+"""Reading and writing through flat positions: take, masked_scatter and the *_scatter
+family (select, slice, diagonal).
+
+The *_scatter functions embed `value` at the positions a view of x would cover. Those
+positions depend only on x's shape, so they are found with NumPy on an array of flat
+indices (np.take, basic slicing, np.diagonal: the same views Paddle's index, slice and
+diagonal produce) and applied as gather + where, which keeps gradients for x and value.
+"""
+import numpy as np
+
+from ..core.dispatch import current_mode
+from ..ops._generated import api
+
+__all__ = ["take", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter"]
+
+
+def _const(array):
+    from .creation import to_tensor
+    return to_tensor(array)
+
+
+def _check_index_range(index, size):
+    """Eagerly refuse indices outside [-size, size) (mode 'raise')."""
+    if current_mode().is_static:
+        return
+    values = index.numpy()
+    if values.size and (values.min() < -size or values.max() >= size):
+        raise IndexError(f"take: indices must be in [{-size}, {size}) for x with {size} "
+                         f"elements, got values in [{values.min()}, {values.max()}]")
+
+
+def take(x, index, mode="raise", name=None):
+    """Elements of the flattened x at `index` (shaped like index). Out-of-range indices
+    raise ('raise', negatives count from the end), wrap around ('wrap') or are clipped to
+    [0, size - 1] ('clip')."""
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    if index.dtype.np.kind not in "iu":
+        raise TypeError(f"take: index must be int32 or int64, got {index.dtype}")
+    flat = api.reshape(x, [-1])
+    size = flat.shape[0]
+    if mode == "raise":
+        _check_index_range(index, size)
+        index = api.where(api.less_than(index, api.full_like(index, 0)),
+                          api.scale(index, 1.0, float(size)), index)
+    elif mode == "wrap":
+        index = api.remainder(index, api.full_like(index, size))
+    else:
+        index = api.clip(index, 0, size - 1)
+    return api.reshape(api.gather(flat, api.reshape(index, [-1]), 0), list(index.shape))
+
+
+def masked_scatter(x, mask, value, name=None):
+    """x with the positions where mask (broadcast to x) is True filled, in row-major
+    order, by consecutive elements of value."""
+    mask = api.expand(mask, list(x.shape)) if list(mask.shape) != list(x.shape) else mask
+    flat_mask = api.reshape(mask, [-1])
+    if not current_mode().is_static:
+        needed = int(flat_mask.numpy().sum())
+        if needed > int(np.prod(value.shape)):
+            raise ValueError(f"masked_scatter: mask selects {needed} elements but value "
+                             f"{value.shape} has only {int(np.prod(value.shape))}")
+    order = api.cumsum(api.cast(flat_mask, "int64"), 0)
+    source = api.clip(api.scale(order, 1.0, -1.0), 0, None)
+    picked = api.gather(api.reshape(value, [-1]), source, 0)
+    return api.where(mask, api.reshape(picked, list(x.shape)), x)
+
+
+def _embed(x, value, positions, fn):
+    """x with `value` written at the flat `positions` (an array shaped like the view)."""
+    if list(positions.shape) != list(value.shape):
+        raise ValueError(f"{fn}: value must have shape {list(positions.shape)} (the "
+                         f"selected part of x {x.shape}), got {value.shape}")
+    size = int(np.prod(x.shape))
+    source = np.zeros(size, np.int64)
+    source[positions.reshape(-1)] = np.arange(positions.size)
+    hit = np.zeros(size, bool)
+    hit[positions.reshape(-1)] = True
+    if value.dtype is not x.dtype:
+        value = api.cast(value, x.dtype)
+    picked = api.gather(api.reshape(value, [-1]), _const(source), 0)
+    return api.where(_const(hit.reshape(x.shape)), api.reshape(picked, list(x.shape)), x)
+
+
+def _flat_positions(x):
+    return np.arange(int(np.prod(x.shape)), dtype=np.int64).reshape(x.shape)
+
+
+def select_scatter(x, values, axis, index, name=None):
+    """x with its slice at `index` along axis replaced by values (x's shape without axis)."""
+    return _embed(x, values, np.take(_flat_positions(x), index, axis), "select_scatter")
+
+
+def slice_scatter(x, value, axes, starts, ends, strides, name=None):
+    """x with the strided slice (axes, starts, ends, strides) replaced by value."""
+    window = [slice(None)] * len(x.shape)
+    for axis, start, end, stride in zip(axes, starts, ends, strides):
+        window[axis] = slice(start, end, stride)
+    return _embed(x, value, _flat_positions(x)[tuple(window)], "slice_scatter")
+
+
+def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
+    """x with diagonal `offset` of its (axis1, axis2) planes replaced by y (laid out like
+    paddle.diagonal's result: the diagonal on the last axis)."""
+    positions = np.diagonal(_flat_positions(x), offset, axis1, axis2)
+    return _embed(x, y, positions, "diagonal_scatter")
