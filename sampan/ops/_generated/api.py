@@ -47,6 +47,8 @@ __all__ = [
     "conj",
     "conv2d",
     "conv2d_transpose",
+    "conv3d",
+    "conv3d_transpose",
     "cos",
     "cosh",
     "cross_entropy_with_softmax",
@@ -122,6 +124,8 @@ __all__ = [
     "matmul",
     "matrix_rank",
     "max",
+    "max_pool2d_with_index",
+    "max_pool3d_with_index",
     "maximum",
     "mean",
     "meshgrid",
@@ -143,6 +147,7 @@ __all__ = [
     "pad",
     "pinv",
     "pool2d",
+    "pool3d",
     "pow",
     "prod",
     "put_along_axis",
@@ -204,6 +209,8 @@ __all__ = [
     "truncated_gaussian_random",
     "uniform",
     "unique",
+    "unpool",
+    "unpool3d",
     "unsqueeze",
     "var",
     "where",
@@ -419,6 +426,16 @@ def conv2d(input, filter, strides=[1, 1], paddings=[0, 0], padding_algorithm='EX
 def conv2d_transpose(x, filter, strides=[1, 1], paddings=[0, 0], output_padding=[], output_size=[], padding_algorithm='EXPLICIT', groups=1, dilations=[1, 1], data_format='NCHW', name=None):
     """Transposed 2-D convolution with an [in, out/groups, kh, kw] filter; output_size or output_padding pick the output size."""
     return dispatch(OPS["conv2d_transpose"], (x, filter), (int_tuple(strides), int_tuple(paddings), int_tuple(output_padding), int_tuple(output_size), padding_algorithm, as_int(groups), int_tuple(dilations), data_format))
+
+
+def conv3d(input, filter, strides=[1, 1, 1], paddings=[0, 0, 0], padding_algorithm='EXPLICIT', dilations=[1, 1, 1], groups=1, data_format='NCDHW', name=None):
+    """3-D convolution (cross-correlation) of an NCDHW/NDHWC input with an [out, in/groups, kd, kh, kw] filter; paddings are [d, h, w] or [front, back, top, bottom, left, right]."""
+    return dispatch(OPS["conv3d"], (input, filter), (int_tuple(strides), int_tuple(paddings), padding_algorithm, int_tuple(dilations), as_int(groups), data_format))[0]
+
+
+def conv3d_transpose(x, filter, strides=[1, 1, 1], paddings=[0, 0, 0], output_padding=[], output_size=[], padding_algorithm='EXPLICIT', groups=1, dilations=[1, 1, 1], data_format='NCDHW', name=None):
+    """Transposed 3-D convolution with an [in, out/groups, kd, kh, kw] filter; output_size or output_padding pick the output size."""
+    return dispatch(OPS["conv3d_transpose"], (x, filter), (int_tuple(strides), int_tuple(paddings), int_tuple(output_padding), int_tuple(output_size), padding_algorithm, as_int(groups), int_tuple(dilations), data_format))
 
 
 def cos(x, name=None):
@@ -796,6 +813,16 @@ def max(x, axis=[], keepdim=False, name=None):
     return dispatch(OPS["max"], (x,), (int_tuple(axis), as_bool(keepdim)))
 
 
+def max_pool2d_with_index(x, kernel_size, strides=[1, 1], paddings=[0, 0], global_pooling=False, adaptive=False, ceil_mode=False, name=None):
+    """2-D max pooling of an NCHW input that also returns, per window, the flat index (into H*W of its image) of its first maximum as int32."""
+    return tuple(dispatch(OPS["max_pool2d_with_index"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(global_pooling), as_bool(adaptive), as_bool(ceil_mode))))
+
+
+def max_pool3d_with_index(x, kernel_size, strides=[1, 1, 1], paddings=[0, 0, 0], global_pooling=False, adaptive=False, ceil_mode=False, name=None):
+    """3-D max pooling of an NCDHW input that also returns, per window, the flat index (into D*H*W of its volume) of its first maximum as int32."""
+    return tuple(dispatch(OPS["max_pool3d_with_index"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(global_pooling), as_bool(adaptive), as_bool(ceil_mode))))
+
+
 def maximum(x, y, name=None):
     """Elementwise larger of x and y with broadcasting."""
     return dispatch(OPS["maximum"], (x, y), ())
@@ -899,6 +926,11 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
 def pool2d(x, kernel_size, strides, paddings, ceil_mode=False, exclusive=True, data_format='NCHW', pooling_type='max', global_pooling=False, adaptive=False, padding_algorithm='EXPLICIT', name=None):
     """Max or average 2-D pooling (explicit/SAME/VALID padding, ceil mode, exclusive averaging, global or adaptive windows; adaptive takes the output size in kernel_size)."""
     return dispatch(OPS["pool2d"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(ceil_mode), as_bool(exclusive), data_format, pooling_type, as_bool(global_pooling), as_bool(adaptive), padding_algorithm))
+
+
+def pool3d(x, kernel_size, strides, paddings, ceil_mode=False, exclusive=True, data_format='NCDHW', pooling_type='max', global_pooling=False, adaptive=False, padding_algorithm='EXPLICIT', name=None):
+    """Max or average 3-D pooling (explicit/SAME/VALID padding, ceil mode, exclusive averaging, global or adaptive windows; adaptive takes the output size in kernel_size)."""
+    return dispatch(OPS["pool3d"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(ceil_mode), as_bool(exclusive), data_format, pooling_type, as_bool(global_pooling), as_bool(adaptive), padding_algorithm))
 
 
 def pow(x, y=1.0, name=None):
@@ -1204,6 +1236,16 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
 def unique(x, axis=[], dtype='int64', name=None):
     """Sorted unique elements (or slices along axis; [] flattens), first-occurrence indices, inverse indices and counts."""
     return tuple(dispatch(OPS["unique"], (x,), (int_tuple(axis), dtype_or_none(dtype))))
+
+
+def unpool(x, indices, ksize, strides, paddings, output_size, data_format='NCHW', name=None):
+    """2-D max unpooling of an NCHW input - each value goes to the flat position (into H*W of the output image) given by indices; every other output is 0."""
+    return dispatch(OPS["unpool"], (x, indices), (int_tuple(ksize), int_tuple(strides), int_tuple(paddings), int_tuple(output_size), data_format))
+
+
+def unpool3d(x, indices, ksize, strides, paddings, output_size, data_format='NCDHW', name=None):
+    """3-D max unpooling of an NCDHW input - each value goes to the flat position (into D*H*W of the output volume) given by indices; every other output is 0."""
+    return dispatch(OPS["unpool3d"], (x, indices), (int_tuple(ksize), int_tuple(strides), int_tuple(paddings), int_tuple(output_size), data_format))
 
 
 def unsqueeze(x, axis, name=None):

@@ -261,6 +261,41 @@ def conv2d_transpose_grad_maker(op, grad_of):
              'data_format': op.attr('data_format')})
 
 
+def conv3d_grad_maker(op, grad_of):
+    """conv3d_grad for one conv3d Operator."""
+    return ("conv3d_grad",
+            {'input': op.input('input'),
+             'filter': op.input('filter'),
+             'columns': op.output('columns'),
+             'out_grad': grad_of(op.output('out'))},
+            {'input_grad': grad_of(op.input('input')),
+             'filter_grad': grad_of(op.input('filter'))},
+            {'strides': op.attr('strides'),
+             'paddings': op.attr('paddings'),
+             'padding_algorithm': op.attr('padding_algorithm'),
+             'dilations': op.attr('dilations'),
+             'groups': op.attr('groups'),
+             'data_format': op.attr('data_format')})
+
+
+def conv3d_transpose_grad_maker(op, grad_of):
+    """conv3d_transpose_grad for one conv3d_transpose Operator."""
+    return ("conv3d_transpose_grad",
+            {'x': op.input('x'),
+             'filter': op.input('filter'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x')),
+             'filter_grad': grad_of(op.input('filter'))},
+            {'strides': op.attr('strides'),
+             'paddings': op.attr('paddings'),
+             'output_padding': op.attr('output_padding'),
+             'output_size': op.attr('output_size'),
+             'padding_algorithm': op.attr('padding_algorithm'),
+             'groups': op.attr('groups'),
+             'dilations': op.attr('dilations'),
+             'data_format': op.attr('data_format')})
+
+
 def cos_grad_maker(op, grad_of):
     """cos_grad for one cos Operator."""
     return ("cos_grad",
@@ -869,6 +904,26 @@ def max_grad_maker(op, grad_of):
              'keepdim': op.attr('keepdim')})
 
 
+def max_pool2d_with_index_grad_maker(op, grad_of):
+    """max_pool2d_with_index_grad for one max_pool2d_with_index Operator."""
+    return ("max_pool2d_with_index_grad",
+            {'x': op.input('x'),
+             'mask': op.output('mask'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def max_pool3d_with_index_grad_maker(op, grad_of):
+    """max_pool3d_with_index_grad for one max_pool3d_with_index Operator."""
+    return ("max_pool3d_with_index_grad",
+            {'x': op.input('x'),
+             'mask': op.output('mask'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
 def maximum_grad_maker(op, grad_of):
     """maximum_grad for one maximum Operator."""
     return ("maximum_grad",
@@ -1051,6 +1106,25 @@ def pad_grad_grad_maker(op, grad_of):
 def pool2d_grad_maker(op, grad_of):
     """pool2d_grad for one pool2d Operator."""
     return ("pool2d_grad",
+            {'x': op.input('x'),
+             'out': op.output('out'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'kernel_size': op.attr('kernel_size'),
+             'strides': op.attr('strides'),
+             'paddings': op.attr('paddings'),
+             'ceil_mode': op.attr('ceil_mode'),
+             'exclusive': op.attr('exclusive'),
+             'data_format': op.attr('data_format'),
+             'pooling_type': op.attr('pooling_type'),
+             'global_pooling': op.attr('global_pooling'),
+             'adaptive': op.attr('adaptive'),
+             'padding_algorithm': op.attr('padding_algorithm')})
+
+
+def pool3d_grad_maker(op, grad_of):
+    """pool3d_grad for one pool3d Operator."""
+    return ("pool3d_grad",
             {'x': op.input('x'),
              'out': op.output('out'),
              'out_grad': grad_of(op.output('out'))},
@@ -1710,6 +1784,26 @@ def trunc_grad_maker(op, grad_of):
             {})
 
 
+def unpool_grad_maker(op, grad_of):
+    """unpool_grad for one unpool Operator."""
+    return ("unpool_grad",
+            {'x': op.input('x'),
+             'indices': op.input('indices'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def unpool3d_grad_maker(op, grad_of):
+    """unpool3d_grad for one unpool3d Operator."""
+    return ("unpool3d_grad",
+            {'x': op.input('x'),
+             'indices': op.input('indices'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
 def unsqueeze_grad_maker(op, grad_of):
     """unsqueeze_grad for one unsqueeze Operator."""
     return ("unsqueeze_grad",
@@ -1776,6 +1870,8 @@ GRAD_MAKERS = {
     "concat_grad": concat_grad_grad_maker,
     "conv2d": conv2d_grad_maker,
     "conv2d_transpose": conv2d_transpose_grad_maker,
+    "conv3d": conv3d_grad_maker,
+    "conv3d_transpose": conv3d_transpose_grad_maker,
     "cos": cos_grad_maker,
     "cosh": cosh_grad_maker,
     "cross_entropy_with_softmax": cross_entropy_with_softmax_grad_maker,
@@ -1836,6 +1932,8 @@ GRAD_MAKERS = {
     "matmul": matmul_grad_maker,
     "matmul_grad": matmul_grad_grad_maker,
     "max": max_grad_maker,
+    "max_pool2d_with_index": max_pool2d_with_index_grad_maker,
+    "max_pool3d_with_index": max_pool3d_with_index_grad_maker,
     "maximum": maximum_grad_maker,
     "mean": mean_grad_maker,
     "mean_grad": mean_grad_grad_maker,
@@ -1853,6 +1951,7 @@ GRAD_MAKERS = {
     "pad": pad_grad_maker,
     "pad_grad": pad_grad_grad_maker,
     "pool2d": pool2d_grad_maker,
+    "pool3d": pool3d_grad_maker,
     "pow": pow_grad_maker,
     "pow_grad": pow_grad_grad_maker,
     "prod": prod_grad_maker,
@@ -1920,6 +2019,8 @@ GRAD_MAKERS = {
     "triu": triu_grad_maker,
     "triu_grad": triu_grad_grad_maker,
     "trunc": trunc_grad_maker,
+    "unpool": unpool_grad_maker,
+    "unpool3d": unpool3d_grad_maker,
     "unsqueeze": unsqueeze_grad_maker,
     "unsqueeze_grad": unsqueeze_grad_grad_maker,
     "var": var_grad_maker,

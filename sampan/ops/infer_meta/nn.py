@@ -4,11 +4,12 @@ from ...core.dtype import default_float, float16, float32, float64, int32, int64
 from ...core.errors import InvalidArgument
 from ..meta import MetaTensor
 from .elementwise import broadcast_shapes
-from .nn_geometry import (LAYOUTS_2D, PADDING_ALGORITHMS, conv_output_hw,
-                          conv_transpose_output_hw, four_paddings, join_layout, pool_geometry,
+from .nn_geometry import (LAYOUTS, PADDING_ALGORITHMS, conv_output_hw,
+                          conv_transpose_output_hw, flat_paddings, join_layout, pool_geometry,
                           split_layout)
 
-__all__ = ["conv2d", "conv2d_transpose", "pool2d", "batch_norm", "layer_norm", "group_norm",
+__all__ = ["conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "pool2d", "pool3d",
+           "max_pool2d_with_index", "max_pool3d_with_index", "unpool", "unpool3d", "batch_norm", "layer_norm", "group_norm",
            "dropout", "embedding", "cross_entropy_with_softmax", "nll_loss",
            "sigmoid_cross_entropy_with_logits", "sgd", "momentum", "adam", "adamw", "rmsprop",
            "adagrad", "adamax", "adadelta", "nadam", "radam", "lamb", "uniform", "gaussian", "truncated_gaussian_random", "randint", "randperm",
@@ -52,15 +53,15 @@ def _check_choice(value, choices, arg):
         raise InvalidArgument(arg, f"got {value!r}, expected one of {list(choices)}")
 
 
-def _check_positive_pair(values, arg):
-    """Refuse anything but two positive ints (strides, dilations, kernel sizes)."""
-    if len(values) != 2 or min(values) < 1:
-        raise InvalidArgument(arg, f"expects 2 positive values, got {list(values)}")
+def _check_positive(values, nd, arg):
+    """Refuse anything but nd positive ints (strides, dilations, kernel sizes)."""
+    if len(values) != nd or min(values) < 1:
+        raise InvalidArgument(arg, f"expects {nd} positive values, got {list(values)}")
 
 
-def _check_paddings(paddings):
-    """Refuse paddings that are not 2 or 4 non-negative values."""
-    if min(four_paddings(paddings)) < 0:
+def _check_paddings(paddings, nd):
+    """Refuse paddings that are not nd or 2*nd non-negative values."""
+    if min(flat_paddings(paddings, nd)) < 0:
         raise InvalidArgument("paddings", f"must be non-negative, got {list(paddings)}")
 
 
@@ -98,18 +99,18 @@ def _stat_dtype(dtype):
 
 # -- convolution and pooling ------------------------------------------------------------
 
-def _check_conv(x, filt, x_arg, strides, paddings, padding_algorithm, dilations, groups,
+def _check_conv(x, filt, x_arg, nd, strides, paddings, padding_algorithm, dilations, groups,
                 data_format):
-    """Checks shared by conv2d and conv2d_transpose."""
-    _check_rank(x, (4,), x_arg)
-    _check_rank(filt, (4,), "filter")
+    """Checks shared by the convolutions and transposed convolutions of nd spatial dims."""
+    _check_rank(x, (nd + 2,), x_arg)
+    _check_rank(filt, (nd + 2,), "filter")
     _check_float(x, x_arg)
     _check_same_dtype(filt, x, "filter", x_arg)
-    _check_choice(data_format, LAYOUTS_2D, "data_format")
+    _check_choice(data_format, LAYOUTS[nd], "data_format")
     _check_choice(padding_algorithm, PADDING_ALGORITHMS, "padding_algorithm")
-    _check_positive_pair(strides, "strides")
-    _check_positive_pair(dilations, "dilations")
-    _check_paddings(paddings)
+    _check_positive(strides, nd, "strides")
+    _check_positive(dilations, nd, "dilations")
+    _check_paddings(paddings, nd)
     if groups < 1:
         raise InvalidArgument("groups", f"must be >= 1, got {groups}")
 
@@ -120,10 +121,11 @@ def _check_divisible(count, groups, arg, what):
         raise InvalidArgument(arg, f"{what} ({count}) must be divisible by groups ({groups})")
 
 
-def conv2d(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format):
-    """[N, O, Ho, Wo] (or NHWC) for an [O, C/groups, kh, kw] filter."""
-    _check_conv(input, filter, "input", strides, paddings, padding_algorithm, dilations, groups,
-                data_format)
+def _conv(nd, input, filter, strides, paddings, padding_algorithm, dilations, groups,
+          data_format):
+    """(out, columns) metas of a convolution over nd spatial dims."""
+    _check_conv(input, filter, "input", nd, strides, paddings, padding_algorithm, dilations,
+                groups, data_format)
     n, channels, in_hw = split_layout(input.shape, data_format)
     out_channels, filter_channels = filter.shape[:2]
     if channels >= 0 and filter_channels >= 0 and channels != filter_channels * groups:
@@ -139,10 +141,22 @@ def conv2d(input, filter, strides, paddings, padding_algorithm, dilations, group
             MetaTensor(columns, input.dtype))
 
 
-def conv2d_transpose(x, filter, strides, paddings, output_padding, output_size, padding_algorithm,
-                     groups, dilations, data_format):
-    """[N, filter[1] * groups, Ho, Wo] (or NHWC) for a [C, O/groups, kh, kw] filter."""
-    _check_conv(x, filter, "x", strides, paddings, padding_algorithm, dilations, groups,
+def conv2d(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format):
+    """[N, O, Ho, Wo] (or NHWC) for an [O, C/groups, kh, kw] filter."""
+    return _conv(2, input, filter, strides, paddings, padding_algorithm, dilations, groups,
+                 data_format)
+
+
+def conv3d(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format):
+    """[N, O, Do, Ho, Wo] (or NDHWC) for an [O, C/groups, kd, kh, kw] filter."""
+    return _conv(3, input, filter, strides, paddings, padding_algorithm, dilations, groups,
+                 data_format)
+
+
+def _conv_transpose(nd, x, filter, strides, paddings, output_padding, output_size,
+                    padding_algorithm, groups, dilations, data_format):
+    """Output meta of a transposed convolution over nd spatial dims."""
+    _check_conv(x, filter, "x", nd, strides, paddings, padding_algorithm, dilations, groups,
                 data_format)
     n, channels, in_hw = split_layout(x.shape, data_format)
     if not _same_dim(channels, filter.shape[0]):
@@ -151,29 +165,97 @@ def conv2d_transpose(x, filter, strides, paddings, output_padding, output_size, 
                                         f"{filter.shape[0]}")
     _check_divisible(filter.shape[0], groups, "filter", "the input channels")
     for values, arg in ((output_padding, "output_padding"), (output_size, "output_size")):
-        if values and len(values) != 2:
-            raise InvalidArgument(arg, f"expects 2 values or none, got {list(values)}")
+        if values and len(values) != nd:
+            raise InvalidArgument(arg, f"expects {nd} values or none, got {list(values)}")
     out_hw = conv_transpose_output_hw(in_hw, filter.shape[2:], strides, paddings,
                                       padding_algorithm, dilations, output_padding, output_size)
     out_channels = -1 if filter.shape[1] < 0 else filter.shape[1] * groups
     return MetaTensor(join_layout(n, out_channels, out_hw, data_format), x.dtype)
 
 
-def pool2d(x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format, pooling_type,
-           global_pooling, adaptive, padding_algorithm):
-    """[N, C, Ho, Wo] (or NHWC); adaptive pooling's output size is kernel_size."""
-    _check_rank(x, (4,), "x")
+def conv2d_transpose(x, filter, strides, paddings, output_padding, output_size, padding_algorithm,
+                     groups, dilations, data_format):
+    """[N, filter[1] * groups, Ho, Wo] (or NHWC) for a [C, O/groups, kh, kw] filter."""
+    return _conv_transpose(2, x, filter, strides, paddings, output_padding, output_size,
+                           padding_algorithm, groups, dilations, data_format)
+
+
+def conv3d_transpose(x, filter, strides, paddings, output_padding, output_size, padding_algorithm,
+                     groups, dilations, data_format):
+    """[N, filter[1] * groups, Do, Ho, Wo] (or NDHWC) for a [C, O/groups, kd, kh, kw] filter."""
+    return _conv_transpose(3, x, filter, strides, paddings, output_padding, output_size,
+                           padding_algorithm, groups, dilations, data_format)
+
+
+def _pool(nd, x, kernel_size, strides, paddings, ceil_mode, data_format, global_pooling,
+          adaptive, padding_algorithm="EXPLICIT"):
+    """Output shape of pooling over nd spatial dims (adaptive: the output size is kernel_size)."""
+    _check_rank(x, (nd + 2,), "x")
     _check_float(x, "x")
-    _check_choice(data_format, LAYOUTS_2D, "data_format")
-    _check_choice(pooling_type, ("max", "avg"), "pooling_type")
+    _check_choice(data_format, LAYOUTS[nd], "data_format")
     _check_choice(padding_algorithm, PADDING_ALGORITHMS, "padding_algorithm")
-    _check_positive_pair(kernel_size, "kernel_size")
-    _check_positive_pair(strides, "strides")
-    _check_paddings(paddings)
+    _check_positive(kernel_size, nd, "kernel_size")
+    _check_positive(strides, nd, "strides")
+    _check_paddings(paddings, nd)
     n, channels, in_hw = split_layout(x.shape, data_format)
     _, _, out_hw = pool_geometry(in_hw, kernel_size, strides, paddings, padding_algorithm,
                                  ceil_mode, global_pooling, adaptive)
-    return MetaTensor(join_layout(n, channels, out_hw, data_format), x.dtype)
+    return join_layout(n, channels, out_hw, data_format)
+
+
+def pool2d(x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format, pooling_type,
+           global_pooling, adaptive, padding_algorithm):
+    """[N, C, Ho, Wo] (or NHWC); adaptive pooling's output size is kernel_size."""
+    _check_choice(pooling_type, ("max", "avg"), "pooling_type")
+    return MetaTensor(_pool(2, x, kernel_size, strides, paddings, ceil_mode, data_format,
+                            global_pooling, adaptive, padding_algorithm), x.dtype)
+
+
+def pool3d(x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format, pooling_type,
+           global_pooling, adaptive, padding_algorithm):
+    """[N, C, Do, Ho, Wo] (or NDHWC); adaptive pooling's output size is kernel_size."""
+    _check_choice(pooling_type, ("max", "avg"), "pooling_type")
+    return MetaTensor(_pool(3, x, kernel_size, strides, paddings, ceil_mode, data_format,
+                            global_pooling, adaptive, padding_algorithm), x.dtype)
+
+
+def max_pool2d_with_index(x, kernel_size, strides, paddings, global_pooling, adaptive,
+                          ceil_mode):
+    """(out, int32 mask) both [N, C, Ho, Wo]."""
+    shape = _pool(2, x, kernel_size, strides, paddings, ceil_mode, "NCHW", global_pooling,
+                  adaptive)
+    return MetaTensor(shape, x.dtype), MetaTensor(shape, int32)
+
+
+def max_pool3d_with_index(x, kernel_size, strides, paddings, global_pooling, adaptive,
+                          ceil_mode):
+    """(out, int32 mask) both [N, C, Do, Ho, Wo]."""
+    shape = _pool(3, x, kernel_size, strides, paddings, ceil_mode, "NCDHW", global_pooling,
+                  adaptive)
+    return MetaTensor(shape, x.dtype), MetaTensor(shape, int32)
+
+
+def _unpool(nd, x, indices, output_size):
+    """[N, C, *output_size] for an [N, C, ...] input and integer indices of its shape."""
+    _check_rank(x, (nd + 2,), "x")
+    _check_float(x, "x")
+    _check_integer(indices, "indices")
+    if not all(_same_dim(a, b) for a, b in zip(x.shape, indices.shape)) \
+            or x.ndim != indices.ndim:
+        raise InvalidArgument("indices", f"shape {list(indices.shape)} differs from x's "
+                                         f"{list(x.shape)}")
+    _check_positive(output_size, nd, "output_size")
+    return MetaTensor((*x.shape[:2], *output_size), x.dtype)
+
+
+def unpool(x, indices, ksize, strides, paddings, output_size, data_format):
+    """[N, C, *output_size] of 2-D max unpooling."""
+    return _unpool(2, x, indices, output_size)
+
+
+def unpool3d(x, indices, ksize, strides, paddings, output_size, data_format):
+    """[N, C, *output_size] of 3-D max unpooling."""
+    return _unpool(3, x, indices, output_size)
 
 
 # -- normalisation ----------------------------------------------------------------------

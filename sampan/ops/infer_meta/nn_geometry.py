@@ -4,54 +4,61 @@ Sizes may be -1 (unknown at graph-build time); every function propagates it.
 """
 from ...core.errors import InvalidArgument
 
-__all__ = ["LAYOUTS_2D", "PADDING_ALGORITHMS", "split_layout", "join_layout", "four_paddings",
-           "resolve_paddings", "window_count", "conv_output_hw", "conv_transpose_output_hw",
-           "pool_geometry", "adaptive_bounds"]
+__all__ = ["LAYOUTS", "PADDING_ALGORITHMS", "split_layout", "join_layout", "channel_last",
+           "flat_paddings", "resolve_paddings", "window_count", "conv_output_hw",
+           "conv_transpose_output_hw", "pool_geometry", "adaptive_bounds"]
 
-LAYOUTS_2D = ("NCHW", "NHWC")
+LAYOUTS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+"""Accepted data formats per number of spatial dims."""
 PADDING_ALGORITHMS = ("EXPLICIT", "SAME", "VALID")
 
 
+def channel_last(data_format):
+    """True for NHWC / NDHWC / NLC."""
+    return data_format.endswith("C")
+
+
 def split_layout(shape, data_format):
-    """(N, C, (H, W)) of a 4-D shape in NCHW or NHWC."""
-    if data_format == "NHWC":
-        return shape[0], shape[3], (shape[1], shape[2])
-    return shape[0], shape[1], (shape[2], shape[3])
+    """(N, C, spatial sizes) of a shape in a channel-first or channel-last layout."""
+    if channel_last(data_format):
+        return shape[0], shape[-1], tuple(shape[1:-1])
+    return shape[0], shape[1], tuple(shape[2:])
 
 
-def join_layout(n, c, hw, data_format):
-    """The 4-D shape with batch n, channels c and spatial hw in the given layout."""
-    if data_format == "NHWC":
-        return (n, hw[0], hw[1], c)
-    return (n, c, hw[0], hw[1])
+def join_layout(n, c, spatial, data_format):
+    """The shape with batch n, channels c and the given spatial sizes in the given layout."""
+    if channel_last(data_format):
+        return (n, *spatial, c)
+    return (n, c, *spatial)
 
 
-def four_paddings(paddings):
-    """Paddle's [top, bottom, left, right] from 2 ([h, w]) or 4 values."""
-    if len(paddings) == 2:
-        return (paddings[0], paddings[0], paddings[1], paddings[1])
-    if len(paddings) == 4:
+def flat_paddings(paddings, nd):
+    """Paddle's [before_0, after_0, before_1, after_1, ...] from nd or 2*nd values."""
+    if len(paddings) == nd:
+        return tuple(p for p in paddings for _ in range(2))
+    if len(paddings) == 2 * nd:
         return tuple(paddings)
-    raise InvalidArgument("paddings", f"expected 2 or 4 values, got {list(paddings)}")
+    raise InvalidArgument("paddings", f"expected {nd} or {2 * nd} values, got {list(paddings)}")
 
 
 def resolve_paddings(paddings, algorithm, in_hw, kernel_hw, strides, dilations):
-    """(paddings as 4 values, dilations) after Paddle's EXPLICIT / SAME / VALID rule.
+    """(paddings as 2 values per axis, dilations) after Paddle's EXPLICIT / SAME / VALID rule.
 
     SAME pads so that out = ceil(in / stride) and resets dilation to 1, like Paddle;
     an unknown (-1) size gets padding 0 (its output size is unknown anyway).
     """
+    nd = len(in_hw)
     if algorithm == "VALID":
-        return (0, 0, 0, 0), tuple(dilations)
+        return (0,) * (2 * nd), tuple(dilations)
     if algorithm != "SAME":
-        return four_paddings(paddings), tuple(dilations)
+        return flat_paddings(paddings, nd), tuple(dilations)
     pads = []
     for size, kernel, stride in zip(in_hw, kernel_hw, strides):
         total = 0
         if size >= 0 and kernel >= 0:
             total = max((-(-size // stride) - 1) * stride + kernel - size, 0)
         pads += [total // 2, total - total // 2]
-    return tuple(pads), (1, 1)
+    return tuple(pads), (1,) * nd
 
 
 def window_count(size, extent, pad_before, pad_after, stride, ceil_mode=False):
@@ -77,12 +84,12 @@ def _extent(kernel, dilation):
 
 
 def conv_output_hw(in_hw, kernel_hw, strides, paddings, algorithm, dilations):
-    """Spatial output size of conv2d, checked to be positive."""
+    """Spatial output size of a convolution, checked to be positive."""
     pads, dils = resolve_paddings(paddings, algorithm, in_hw, kernel_hw, strides, dilations)
     extents = [_extent(k, d) for k, d in zip(kernel_hw, dils)]
     out = tuple(window_count(in_hw[i], extents[i], pads[2 * i], pads[2 * i + 1], strides[i])
-                for i in range(2))
-    _check_positive_output(out, in_hw, kernel_hw, "conv2d",
+                for i in range(len(in_hw)))
+    _check_positive_output(out, in_hw, kernel_hw, "conv",
                            f"input spatial size {list(in_hw)}, kernel {list(kernel_hw)}, "
                            f"paddings {list(pads)}, dilations {list(dils)}, "
                            f"strides {list(strides)}")
@@ -91,17 +98,17 @@ def conv_output_hw(in_hw, kernel_hw, strides, paddings, algorithm, dilations):
 
 def conv_transpose_output_hw(in_hw, kernel_hw, strides, paddings, algorithm, dilations,
                              output_padding, output_size):
-    """Spatial output size of conv2d_transpose, with Paddle's checks of output_size /
+    """Spatial output size of a transposed convolution, with Paddle's checks of output_size /
     output_padding."""
     pads, dils = resolve_paddings(paddings, algorithm, in_hw, kernel_hw, strides, dilations)
     out = []
-    for i in range(2):
+    for i in range(len(in_hw)):
         size, extent = in_hw[i], _extent(kernel_hw[i], dils[i])
         base = -1
         if size >= 0 and extent >= 0:
             base = (size - 1) * strides[i] - pads[2 * i] - pads[2 * i + 1] + extent
         out.append(_transpose_extra(base, i, strides[i], dils[i], output_padding, output_size))
-    _check_positive_output(out, in_hw, kernel_hw, "conv2d_transpose",
+    _check_positive_output(out, in_hw, kernel_hw, "conv_transpose",
                            f"input spatial size {list(in_hw)}, kernel {list(kernel_hw)}, "
                            f"paddings {list(pads)}, strides {list(strides)}")
     return tuple(out)
@@ -128,16 +135,18 @@ def _transpose_extra(base, axis, stride, dilation, output_padding, output_size):
 
 def pool_geometry(in_hw, kernel_size, strides, paddings, algorithm, ceil_mode, global_pooling,
                   adaptive):
-    """(kernel_hw, paddings as 4 values, out_hw) of pool2d, following Paddle's UpdatePadding."""
+    """(kernel sizes, paddings as 2 values per axis, output sizes) of pooling, following
+    Paddle's UpdatePadding."""
+    nd = len(in_hw)
     kernel_hw = tuple(in_hw) if global_pooling else tuple(kernel_size)
-    pads, _ = resolve_paddings(paddings, algorithm, in_hw, kernel_hw, strides, (1, 1))
+    pads, _ = resolve_paddings(paddings, algorithm, in_hw, kernel_hw, strides, (1,) * nd)
     if global_pooling or adaptive:
-        pads = (0, 0, 0, 0)
+        pads = (0,) * (2 * nd)
     if adaptive:
         return kernel_hw, pads, tuple(kernel_size)
     out = tuple(window_count(in_hw[i], kernel_hw[i], pads[2 * i], pads[2 * i + 1], strides[i],
-                             ceil_mode) for i in range(2))
-    _check_positive_output(out, in_hw, kernel_hw, "pool2d",
+                             ceil_mode) for i in range(nd))
+    _check_positive_output(out, in_hw, kernel_hw, "pool",
                            f"input spatial size {list(in_hw)}, kernel {list(kernel_hw)}, "
                            f"paddings {list(pads)}, strides {list(strides)}, "
                            f"ceil_mode {ceil_mode}")

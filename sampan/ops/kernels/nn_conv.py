@@ -1,124 +1,145 @@
-"""Convolution kernels: conv2d, conv2d_transpose and their gradients (im2col + matmul).
+"""Convolution kernels over 2 or 3 spatial dims: conv, conv_transpose and their gradients
+(im2col + matmul), shared by the conv2d and conv3d ops.
 
-Internally images use the CHWN layout (channels, height, width, batch): the block a
-kernel tap sees is then made of long contiguous runs, which makes the im2col / col2im
-copies cheap, and every product is one (grouped) matmul over C*kh*kw. Measured faster
-here than einsum over sliding windows for the LeNet shapes.
+Internally images use the C...N layout (channels, spatial axes, batch; CHWN in 2-D): the
+block a kernel tap sees is then made of long contiguous runs, which makes the im2col /
+col2im copies cheap, and every product is one (grouped) matmul over C*prod(kernel).
+Measured faster here than einsum over sliding windows for the LeNet shapes.
 
 The im2col columns are a strided view of the padded input (no copy). Products read them
-a band of output rows at a time, copied into a contiguous block small enough to stay in
-cache: one product over all columns is several times slower with OpenBLAS on these thin
-matrices, and the whole copy (25x the input for a 5x5 kernel) would stream through memory.
+a band of output rows (along the first spatial axis) at a time, copied into a contiguous
+block small enough to stay in cache: one product over all columns is several times slower
+with OpenBLAS on these thin matrices, and the whole copy (25x the input for a 5x5 kernel)
+would stream through memory.
 """
+import itertools
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..infer_meta.nn_geometry import (conv_output_hw, conv_transpose_output_hw,
+from ..infer_meta.nn_geometry import (channel_last, conv_output_hw, conv_transpose_output_hw,
                                       resolve_paddings, split_layout)
 
-__all__ = ["conv2d", "conv2d_grad", "conv2d_transpose", "conv2d_transpose_grad"]
+__all__ = ["conv", "conv_grad", "conv_transpose", "conv_transpose_grad"]
 
-_TO_CHWN = {"NCHW": (1, 2, 3, 0), "NHWC": (3, 1, 2, 0)}
-_FROM_CHWN = {"NCHW": (3, 0, 1, 2), "NHWC": (3, 1, 2, 0)}
-_NO_PADDING = (0, 0, 0, 0)
 _BAND_BYTES = 512 * 1024
 """Size of the column block copied per band of output rows (fits in a core's L2 cache)."""
 
 
-def _to_chwn(x, data_format, pads=_NO_PADDING):
-    """x as a fresh contiguous CHWN array (never a view of x: the columns saved for the
-    backward are a view of it), zero-padded by (top, bottom, left, right)."""
-    xt = x.transpose(_TO_CHWN[data_format])
-    if not any(pads):
+def _to_cn(x, data_format, pads=None):
+    """x as a fresh contiguous C...N array (never a view of x: the columns saved for the
+    backward are a view of it), zero-padded by pads (before, after per spatial axis)."""
+    nd = x.ndim - 2
+    spatial = tuple(range(1, nd + 1)) if channel_last(data_format) else tuple(range(2, nd + 2))
+    xt = x.transpose((x.ndim - 1 if channel_last(data_format) else 1,) + spatial + (0,))
+    if not pads or not any(pads):
         return xt.copy()
-    c, h, w, n = xt.shape
-    out = np.zeros((c, h + pads[0] + pads[1], w + pads[2] + pads[3], n), x.dtype)
-    out[:, pads[0]:pads[0] + h, pads[2]:pads[2] + w] = xt
+    out = np.zeros((xt.shape[0], *(xt.shape[1 + i] + pads[2 * i] + pads[2 * i + 1]
+                                   for i in range(nd)), xt.shape[-1]), x.dtype)
+    out[_inner(pads, xt.shape[1:-1])] = xt
     return out
 
 
-def _from_chwn(x, data_format):
-    """A CHWN array back in the caller's layout, contiguous."""
-    return np.ascontiguousarray(x.transpose(_FROM_CHWN[data_format]))
+def _from_cn(x, data_format):
+    """A C...N array back in the caller's layout, contiguous."""
+    nd = x.ndim - 2
+    if channel_last(data_format):
+        return np.ascontiguousarray(x.transpose((nd + 1,) + tuple(range(1, nd + 1)) + (0,)))
+    return np.ascontiguousarray(x.transpose((nd + 1, 0) + tuple(range(1, nd + 1))))
 
 
-def _crop(xp, pads, hw):
-    """The unpadded [C, H, W, N] part of a padded CHWN array."""
-    return xp[:, pads[0]:pads[0] + hw[0], pads[2]:pads[2] + hw[1]]
+def _inner(pads, sizes):
+    """Index of the unpadded region of a padded C...N array."""
+    return (slice(None),) + tuple(slice(pads[2 * i], pads[2 * i] + size)
+                                  for i, size in enumerate(sizes))
 
 
-def _tap_block(i, j, out_hw, strides, dilations):
-    """Index of the padded-input block kernel tap (i, j) reads for all output positions."""
-    top, left = i * dilations[0], j * dilations[1]
-    return (slice(None),
-            slice(top, top + (out_hw[0] - 1) * strides[0] + 1, strides[0]),
-            slice(left, left + (out_hw[1] - 1) * strides[1] + 1, strides[1]))
+def _padded_sizes(sizes, pads):
+    """Spatial sizes after padding."""
+    return tuple(size + pads[2 * i] + pads[2 * i + 1] for i, size in enumerate(sizes))
 
 
-def _im2col(xp, kernel_hw, out_hw, strides, dilations):
-    """Columns [C, kh, kw, Ho, Wo, N] of a padded CHWN input: a read-only strided view."""
-    sc, sh, sw, sn = xp.strides
-    shape = (xp.shape[0], *kernel_hw, *out_hw, xp.shape[3])
-    steps = (sc, sh * dilations[0], sw * dilations[1], sh * strides[0], sw * strides[1], sn)
-    return as_strided(xp, shape, steps, writeable=False)
+def _tap_block(taps, out_sizes, strides, dilations):
+    """Index of the padded-input block a kernel tap reads for all output positions."""
+    return (slice(None),) + tuple(
+        slice(t * d, t * d + (o - 1) * s + 1, s)
+        for t, o, s, d in zip(taps, out_sizes, strides, dilations))
+
+
+def _im2col(xp, kernel, out_sizes, strides, dilations):
+    """Columns [C, *kernel, *out, N] of a padded C...N input: a read-only strided view."""
+    steps = xp.strides
+    spatial = steps[1:-1]
+    shape = (xp.shape[0], *kernel, *out_sizes, xp.shape[-1])
+    strided = (steps[0], *(st * d for st, d in zip(spatial, dilations)),
+               *(st * s for st, s in zip(spatial, strides)), steps[-1])
+    return as_strided(xp, shape, strided, writeable=False)
+
+
+def _band_axis(cols):
+    """Axis of im2col columns holding the first output spatial axis."""
+    return 1 + (cols.ndim - 2) // 2
 
 
 def _bands(cols):
     """Slices of output rows whose column block fits in _BAND_BYTES."""
-    rows = cols.shape[3]
-    per_row = cols[:, :, :, 0].nbytes
+    axis = _band_axis(cols)
+    rows = cols.shape[axis]
+    per_row = cols[(slice(None),) * axis + (0,)].nbytes
     step = max(1, min(rows, _BAND_BYTES // per_row))
     return [slice(start, start + step) for start in range(0, rows, step)]
 
 
 def _band_matrix(cols, band, groups):
-    """The columns of one band of output rows as a contiguous [G, C/G*kh*kw, positions]."""
-    block = np.ascontiguousarray(cols[:, :, :, band])
-    return block.reshape(groups, -1, block[0, 0, 0].size)
+    """The columns of one band of output rows as a contiguous [G, C/G*prod(kernel), positions]."""
+    axis = _band_axis(cols)
+    block = np.ascontiguousarray(cols[(slice(None),) * axis + (band,)])
+    return block.reshape(groups, -1, block[(0,) * axis].size)
 
 
-def _col2im(cols, padded_hw, strides, dilations):
-    """Adjoint of _im2col: sum columns [C, kh, kw, Ho, Wo, N] onto a padded CHWN array."""
-    c, kh, kw, oh, ow, n = cols.shape
-    xp = np.zeros((c, *padded_hw, n), cols.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            xp[_tap_block(i, j, (oh, ow), strides, dilations)] += cols[:, i, j]
+def _col2im(cols, padded_sizes, strides, dilations):
+    """Adjoint of _im2col: sum columns [C, *kernel, *out, N] onto a padded C...N array."""
+    nd = len(padded_sizes)
+    kernel, out_sizes = cols.shape[1:1 + nd], cols.shape[1 + nd:1 + 2 * nd]
+    xp = np.zeros((cols.shape[0], *padded_sizes, cols.shape[-1]), cols.dtype)
+    for taps in itertools.product(*map(range, kernel)):
+        xp[_tap_block(taps, out_sizes, strides, dilations)] += cols[(slice(None),) + taps]
     return xp
 
 
 def _filter_matrices(filt, groups):
-    """Filter [O, Cg, kh, kw] as one [O/G, Cg*kh*kw] matrix per group."""
+    """Filter [O, Cg, *kernel] as one [O/G, Cg*prod(kernel)] matrix per group."""
     return filt.reshape(groups, filt.shape[0] // groups, -1)
 
 
 def _conv_cols(cols, filt, groups):
-    """Convolution from im2col columns [C, kh, kw, Ho, Wo, N]: [O, Ho, Wo, N]."""
-    o, (ho, wo, n) = filt.shape[0], cols.shape[3:]
+    """Convolution from im2col columns [C, *kernel, *out, N]: [O, *out, N]."""
+    o, out_n = filt.shape[0], cols.shape[_band_axis(cols):]
     mats = _filter_matrices(filt, groups)
-    out = np.empty((groups, o // groups, ho, wo * n), np.result_type(filt, cols))
+    out = np.empty((groups, o // groups, out_n[0], int(np.prod(out_n[1:]))),
+                   np.result_type(filt, cols))
     for band in _bands(cols):
         rows = out[:, :, band]
         np.matmul(mats, _band_matrix(cols, band, groups),
                   out=rows.reshape(rows.shape[:2] + (-1,)))
-    return out.reshape(o, ho, wo, n)
+    return out.reshape((o,) + out_n)
 
 
-def _conv_chwn(xp, filt, groups, out_hw, strides, dilations):
-    """Convolution of a padded CHWN input with filter [O, Cg, kh, kw]: [O, Ho, Wo, N]."""
-    return _conv_cols(_im2col(xp, filt.shape[2:], out_hw, strides, dilations), filt, groups)
+def _conv_cn(xp, filt, groups, out_sizes, strides, dilations):
+    """Convolution of a padded C...N input with filter [O, Cg, *kernel]: [O, *out, N]."""
+    return _conv_cols(_im2col(xp, filt.shape[2:], out_sizes, strides, dilations), filt, groups)
 
 
-def _filter_grad_chwn(xp, dy, filter_shape, groups, strides, dilations):
-    """Gradient of the filter from a padded CHWN input and a CHWN output gradient."""
-    cols = _im2col(xp, filter_shape[2:], dy.shape[1:3], strides, dilations)
+def _filter_grad_cn(xp, dy, filter_shape, groups, strides, dilations):
+    """Gradient of the filter from a padded C...N input and a C...N output gradient."""
+    cols = _im2col(xp, filter_shape[2:], dy.shape[1:-1], strides, dilations)
     return _filter_grad_cols(cols, dy, filter_shape, groups)
 
 
 def _filter_grad_cols(cols, dy, filter_shape, groups):
-    """Gradient of the filter from im2col columns and a CHWN output gradient."""
+    """Gradient of the filter from im2col columns and a C...N output gradient."""
     per_group = filter_shape[0] // groups
-    # accumulated transposed, [G, Cg*kh*kw, O/G]: ~1.6x faster in OpenBLAS than [G, O/G, ...]
+    # accumulated transposed, [G, Cg*prod(k), O/G]: ~1.6x faster in OpenBLAS than [G, O/G, ...]
     grad_t = np.zeros((groups, int(np.prod(filter_shape[1:])), per_group), np.result_type(dy, cols))
     for band in _bands(cols):
         dy_band = dy[:, band].reshape(groups, per_group, -1)
@@ -126,67 +147,68 @@ def _filter_grad_cols(cols, dy, filter_shape, groups):
     return np.swapaxes(grad_t, -1, -2).reshape(filter_shape)
 
 
-def _input_grad_chwn(dy, filt, groups, padded_hw, strides, dilations):
-    """Gradient of the padded CHWN input from a CHWN output gradient (a transposed convolution)."""
-    o, cg, kh, kw = filt.shape
+def _input_grad_cn(dy, filt, groups, padded_sizes, strides, dilations):
+    """Gradient of the padded C...N input from a C...N output gradient (a transposed
+    convolution)."""
+    o, cg = filt.shape[:2]
     cols = _filter_matrices(filt, groups).transpose(0, 2, 1) @ dy.reshape(groups, o // groups, -1)
-    return _col2im(cols.reshape(groups * cg, kh, kw, *dy.shape[1:]), padded_hw, strides, dilations)
+    return _col2im(cols.reshape(groups * cg, *filt.shape[2:], *dy.shape[1:]), padded_sizes,
+                   strides, dilations)
 
 
 def _conv_setup(x_shape, filt, strides, paddings, padding_algorithm, dilations, data_format):
-    """(spatial size of x, paddings as 4 values, effective dilations)."""
+    """(spatial sizes of x, paddings as 2 values per axis, effective dilations)."""
     in_hw = split_layout(x_shape, data_format)[2]
     pads, dils = resolve_paddings(paddings, padding_algorithm, in_hw, filt.shape[2:], strides,
                                   dilations)
     return in_hw, pads, dils
 
 
-def conv2d(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format,
-           *, need=(True, True)):
-    """Grouped, strided, dilated 2-D cross-correlation; filter [O, C/groups, kh, kw]. Also
+def conv(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format,
+         *, need=(True, True)):
+    """Grouped, strided, dilated cross-correlation; filter [O, C/groups, *kernel]. Also
     returns the im2col columns (a view of the padded input) for the backward to read."""
     in_hw, pads, dils = _conv_setup(input.shape, filter, strides, paddings, padding_algorithm,
                                     dilations, data_format)
     out_hw = conv_output_hw(in_hw, filter.shape[2:], strides, paddings, padding_algorithm,
                             dilations)
-    cols = _im2col(_to_chwn(input, data_format, pads), filter.shape[2:], out_hw, strides, dils)
-    out = _from_chwn(_conv_cols(cols, filter, groups), data_format)
+    cols = _im2col(_to_cn(input, data_format, pads), filter.shape[2:], out_hw, strides, dils)
+    out = _from_cn(_conv_cols(cols, filter, groups), data_format)
     return out, (cols if need[1] else None)
 
 
-def conv2d_grad(input, filter, columns, out_grad, strides, paddings, padding_algorithm,
-                dilations, groups, data_format, *, need=(True, True)):
-    """Gradients of conv2d with respect to input and filter (None where not `need`ed)."""
+def conv_grad(input, filter, columns, out_grad, strides, paddings, padding_algorithm,
+              dilations, groups, data_format, *, need=(True, True)):
+    """Gradients of conv with respect to input and filter (None where not `need`ed)."""
     in_hw, pads, dils = _conv_setup(input.shape, filter, strides, paddings, padding_algorithm,
                                     dilations, data_format)
-    dy = _to_chwn(out_grad, data_format)
+    dy = _to_cn(out_grad, data_format)
     filter_grad = _filter_grad_cols(columns, dy, filter.shape, groups) if need[1] else None
     if not need[0]:
         return None, filter_grad
-    padded_hw = (in_hw[0] + pads[0] + pads[1], in_hw[1] + pads[2] + pads[3])
-    dxp = _input_grad_chwn(dy, filter, groups, padded_hw, strides, dils)
-    return _from_chwn(_crop(dxp, pads, in_hw), data_format), filter_grad
+    dxp = _input_grad_cn(dy, filter, groups, _padded_sizes(in_hw, pads), strides, dils)
+    return _from_cn(dxp[_inner(pads, in_hw)], data_format), filter_grad
 
 
-def conv2d_transpose(x, filter, strides, paddings, output_padding, output_size, padding_algorithm,
-                     groups, dilations, data_format):
-    """Transposed 2-D convolution (the input-gradient of conv2d); filter [C, O/groups, kh, kw]."""
+def conv_transpose(x, filter, strides, paddings, output_padding, output_size, padding_algorithm,
+                   groups, dilations, data_format):
+    """Transposed convolution (the input-gradient of conv); filter [C, O/groups, *kernel]."""
     in_hw, pads, dils = _conv_setup(x.shape, filter, strides, paddings, padding_algorithm,
                                     dilations, data_format)
     out_hw = conv_transpose_output_hw(in_hw, filter.shape[2:], strides, paddings, padding_algorithm,
                                       dilations, output_padding, output_size)
-    padded_hw = (out_hw[0] + pads[0] + pads[1], out_hw[1] + pads[2] + pads[3])
-    outp = _input_grad_chwn(_to_chwn(x, data_format), filter, groups, padded_hw, strides, dils)
-    return _from_chwn(_crop(outp, pads, out_hw), data_format)
+    outp = _input_grad_cn(_to_cn(x, data_format), filter, groups, _padded_sizes(out_hw, pads),
+                          strides, dils)
+    return _from_cn(outp[_inner(pads, out_hw)], data_format)
 
 
-def conv2d_transpose_grad(x, filter, out_grad, strides, paddings, output_padding, output_size,
-                          padding_algorithm, groups, dilations, data_format):
-    """Gradients of conv2d_transpose: x_grad is conv2d of out_grad; filter_grad swaps roles."""
+def conv_transpose_grad(x, filter, out_grad, strides, paddings, output_padding, output_size,
+                        padding_algorithm, groups, dilations, data_format):
+    """Gradients of conv_transpose: x_grad is conv of out_grad; filter_grad swaps roles."""
     in_hw, pads, dils = _conv_setup(x.shape, filter, strides, paddings, padding_algorithm,
                                     dilations, data_format)
-    dyp = _to_chwn(out_grad, data_format, pads)
-    x_grad = _conv_chwn(dyp, filter, groups, in_hw, strides, dils)
-    filter_grad = _filter_grad_chwn(dyp, _to_chwn(x, data_format), filter.shape, groups, strides,
-                                    dils)
-    return _from_chwn(x_grad, data_format), filter_grad
+    dyp = _to_cn(out_grad, data_format, pads)
+    x_grad = _conv_cn(dyp, filter, groups, in_hw, strides, dils)
+    filter_grad = _filter_grad_cn(dyp, _to_cn(x, data_format), filter.shape, groups, strides,
+                                  dils)
+    return _from_cn(x_grad, data_format), filter_grad
