@@ -1,7 +1,7 @@
 """paddle.nn.functional: stateless network functions built from registry ops."""
 from .activation import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
-from .conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
+from .conv import *  # noqa: F401,F403
 from .distance import pairwise_distance  # noqa: F401
 from .extension import sequence_mask  # noqa: F401
 from .flash_attention import scaled_dot_product_attention  # noqa: F401

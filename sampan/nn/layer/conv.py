@@ -1,11 +1,11 @@
-"""Conv1D, Conv2D, Conv1DTranspose, Conv2DTranspose."""
+"""Conv1D, Conv2D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose."""
 import math
 
 from .. import functional as F
 from .. import initializer as init
 from .layers import Layer
 
-__all__ = ["Conv1D", "Conv2D", "Conv1DTranspose", "Conv2DTranspose"]
+__all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose"]
 
 
 def _tuple(value, n):
@@ -65,6 +65,8 @@ class Conv2D(_ConvNd):
     """2-D convolution; weight [out_channels, in_channels/groups, kh, kw]. A padding_mode
     other than 'zeros' pads the input first (reflect, replicate or circular)."""
 
+    _fn = staticmethod(F.conv2d)
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
                  data_format="NCHW"):
@@ -85,14 +87,15 @@ class Conv2D(_ConvNd):
         return F.pad(x, self._pre_pad, mode=self._padding_mode, data_format=self._data_format)
 
     def forward(self, x):
-        return F.conv2d(self._padded(x), self.weight, self.bias, self._stride, self._padding,
-                        self._dilation, self._groups, self._data_format)
+        return type(self)._fn(self._padded(x), self.weight, self.bias, self._stride,
+                              self._padding, self._dilation, self._groups, self._data_format)
 
 
 class Conv1D(Conv2D):
     """1-D convolution over [N, C, L]; weight [out_channels, in_channels/groups, k]."""
 
     _dims = 1
+    _fn = staticmethod(F.conv1d)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
@@ -100,15 +103,26 @@ class Conv1D(Conv2D):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          groups, padding_mode, weight_attr, bias_attr, data_format)
 
-    def forward(self, x):
-        return F.conv1d(self._padded(x), self.weight, self.bias, self._stride, self._padding,
-                        self._dilation, self._groups, self._data_format)
+
+class Conv3D(Conv2D):
+    """3-D convolution over [N, C, D, H, W] (or NDHWC); weight
+    [out_channels, in_channels/groups, kd, kh, kw]."""
+
+    _dims = 3
+    _fn = staticmethod(F.conv3d)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
+                 data_format="NCDHW"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, padding_mode, weight_attr, bias_attr, data_format)
 
 
 class Conv2DTranspose(_ConvNd):
     """Transposed 2-D convolution; weight [in_channels, out_channels/groups, kh, kw]."""
 
     _transposed = True
+    _fn = staticmethod(F.conv2d_transpose)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
@@ -117,15 +131,17 @@ class Conv2DTranspose(_ConvNd):
                          groups, weight_attr, bias_attr, data_format, output_padding)
 
     def forward(self, x, output_size=None):
-        return F.conv2d_transpose(x, self.weight, self.bias, self._stride, self._padding,
-                                  self._output_padding, self._dilation, self._groups,
-                                  output_size, self._data_format)
+        return type(self)._fn(x, self.weight, self.bias, stride=self._stride,
+                              padding=self._padding, output_padding=self._output_padding,
+                              dilation=self._dilation, groups=self._groups,
+                              output_size=output_size, data_format=self._data_format)
 
 
 class Conv1DTranspose(Conv2DTranspose):
     """Transposed 1-D convolution over [N, C, L]; weight [in_channels, out_channels/groups, k]."""
 
     _dims = 1
+    _fn = staticmethod(F.conv1d_transpose)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
@@ -133,7 +149,16 @@ class Conv1DTranspose(Conv2DTranspose):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding,
                          output_padding, groups, dilation, weight_attr, bias_attr, data_format)
 
-    def forward(self, x, output_size=None):
-        return F.conv1d_transpose(x, self.weight, self.bias, self._stride, self._padding,
-                                  self._output_padding, self._groups, self._dilation,
-                                  output_size, self._data_format)
+
+class Conv3DTranspose(Conv2DTranspose):
+    """Transposed 3-D convolution over [N, C, D, H, W] (or NDHWC); weight
+    [in_channels, out_channels/groups, kd, kh, kw]."""
+
+    _dims = 3
+    _fn = staticmethod(F.conv3d_transpose)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
+                 data_format="NCDHW"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding,
+                         output_padding, groups, dilation, weight_attr, bias_attr, data_format)
