@@ -41,6 +41,7 @@ Silu SiLU CELU ThresholdedReLU Maxout Softmax2D Unflatten Pad1D Pad3D ZeroPad2D
 CosineSimilarity PairwiseDistance MarginRankingLoss HingeEmbeddingLoss SoftMarginLoss
 CosineEmbeddingLoss TripletMarginLoss MultiLabelSoftMarginLoss PoissonNLLLoss Bilinear
 AlphaDropout ChannelShuffle LocalResponseNorm InstanceNorm1D InstanceNorm3D Conv1DTranspose
+RReLU Dropout3D GaussianNLLLoss LPPool1D LPPool2D Softmin MultiMarginLoss ParameterDict
 """
 
 FUNCTIONAL = """
@@ -55,6 +56,8 @@ glu gumbel_softmax square_error_cost log_loss hinge_embedding_loss soft_margin_l
 celu thresholded_relu maxout cosine_embedding_loss triplet_margin_loss pairwise_distance
 alpha_dropout local_response_norm sequence_mask scaled_dot_product_attention zeropad2d
 bilinear channel_shuffle poisson_nll_loss multi_label_soft_margin_loss
+rrelu dropout3d gaussian_nll_loss lp_pool1d lp_pool2d softmin multi_margin_loss dice_loss
+npair_loss
 """
 
 LINALG = """

@@ -4,7 +4,7 @@ from ...ops._generated import api
 __all__ = ["relu", "relu6", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu",
            "silu", "swish", "elu", "selu", "hardswish", "hardsigmoid", "hardtanh", "softplus",
            "softsign", "mish", "log_sigmoid", "tanhshrink", "prelu", "celu", "thresholded_relu",
-           "maxout"]
+           "maxout", "softmin", "rrelu"]
 
 relu = api.relu
 relu6 = api.relu6
@@ -63,6 +63,11 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
     return api.log_softmax(_cast(x, dtype), axis)
 
 
+def softmin(x, axis=-1, dtype=None, name=None):
+    """softmax(-x) along `axis`: weights favouring the smallest entries."""
+    return api.softmax(api.neg(_cast(x, dtype)), axis)
+
+
 def tanhshrink(x, name=None):
     """x − tanh(x)."""
     return api.subtract(x, api.tanh(x))
@@ -102,3 +107,16 @@ def maxout(x, groups, axis=1, name=None):
                          f"by groups={groups}")
     shape = list(x.shape[:axis]) + [channels // groups, groups] + list(x.shape[axis + 1:])
     return api.max(api.reshape(x, shape), [axis + 1])
+
+
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
+    """Randomised leaky ReLU: x for x >= 0, a·x otherwise, with a drawn per element from
+    U(lower, upper) in training and (lower + upper) / 2 in evaluation."""
+    if not 0 <= lower <= upper <= 1:
+        raise ValueError(f"rrelu: need 0 <= lower <= upper <= 1, got lower={lower}, "
+                         f"upper={upper}")
+    if training:
+        slope = api.uniform(list(x.shape), x.dtype, float(lower), float(upper))
+    else:
+        slope = api.full([], (lower + upper) / 2.0, x.dtype)
+    return api.where(api.greater_equal(x, api.full_like(x, 0)), x, api.multiply(slope, x))

@@ -2,8 +2,8 @@
 normalize, cosine_similarity."""
 from ...ops._generated import api
 
-__all__ = ["linear", "bilinear", "dropout", "dropout2d", "alpha_dropout", "embedding",
-           "one_hot", "pad", "zeropad2d", "normalize", "cosine_similarity"]
+__all__ = ["linear", "bilinear", "dropout", "dropout2d", "dropout3d", "alpha_dropout",
+           "embedding", "one_hot", "pad", "zeropad2d", "normalize", "cosine_similarity"]
 
 
 def linear(x, weight, bias=None, name=None):
@@ -45,6 +45,14 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
 def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None):
     """Zero whole channels of NCHW (or NHWC) x with probability p."""
     axis = [0, 1] if data_format == "NCHW" else [0, 3]
+    return dropout(x, p, axis, training)
+
+
+def dropout3d(x, p=0.5, training=True, data_format="NCDHW", name=None):
+    """Zero whole channels of NCDHW (or NDHWC) x with probability p."""
+    if len(x.shape) != 5:
+        raise ValueError(f"dropout3d: x must be 5-D, got shape {x.shape}")
+    axis = [0, 1] if data_format == "NCDHW" else [0, 4]
     return dropout(x, p, axis, training)
 
 

@@ -1,14 +1,15 @@
 """More of paddle.nn.functional: shrink activations, 1-D transposed conv and adaptive pools,
-unfold/fold, pixel (un)shuffle, glu, gumbel softmax and extra losses (compositions)."""
+power-average (LP) pools, unfold/fold, pixel (un)shuffle, glu, gumbel softmax and extra losses (compositions)."""
 from ...ops._generated import api
 from .conv import _padding_1d, _pair, conv2d_transpose
 from .loss import _reduce, binary_cross_entropy_with_logits
-from .pooling import adaptive_avg_pool2d, adaptive_max_pool2d
+from .pooling import adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool1d, avg_pool2d
 
 __all__ = ["hardshrink", "softshrink", "conv1d_transpose", "adaptive_avg_pool1d",
            "adaptive_max_pool1d", "unfold", "fold", "pixel_shuffle", "pixel_unshuffle",
            "label_smooth", "glu", "gumbel_softmax", "margin_ranking_loss", "sigmoid_focal_loss",
-           "square_error_cost", "log_loss", "hinge_embedding_loss", "soft_margin_loss"]
+           "square_error_cost", "log_loss", "hinge_embedding_loss", "soft_margin_loss",
+           "lp_pool1d", "lp_pool2d"]
 
 
 def _zero(x):
@@ -176,3 +177,40 @@ def soft_margin_loss(input, label, reduction="mean", name=None):  # noqa: A002
     z = api.neg(api.multiply(label, input))
     softplus = api.add(api.relu(z), api.log1p(api.exp(api.neg(api.abs(z)))))
     return _reduce(softplus, reduction)
+
+
+def _lp_from_mean(mean, norm_type, window):
+    """(window · mean)^(1/p) from the window mean of x^p, with negative means (odd p)
+    mapped to 0 first, as Paddle and PyTorch do."""
+    total = api.scale(api.multiply(api.sign(mean), api.relu(api.abs(mean))), float(window))
+    return api.pow(total, 1.0 / norm_type)
+
+
+def _check_norm_type(norm_type):
+    if norm_type == 0:
+        raise ValueError("lp_pool: norm_type cannot be 0")
+    return float(norm_type)
+
+
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCL", name=None):
+    """Power-average pooling over [N, C, L] (or NLC): (sum of x^p over each window)^(1/p),
+    the sum taken as an average pool of x^p (padding counted) times the window size."""
+    p = _check_norm_type(norm_type)
+    if data_format == "NLC":
+        x = api.transpose(x, [0, 2, 1])
+    k = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
+    mean = avg_pool1d(api.pow(x, p), k, stride, padding, exclusive=False, ceil_mode=ceil_mode)
+    out = _lp_from_mean(mean, p, k)
+    return api.transpose(out, [0, 2, 1]) if data_format == "NLC" else out
+
+
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCHW", name=None):
+    """Power-average pooling over [N, C, H, W] (or NHWC): (sum of x^p over each window)^(1/p),
+    the sum taken as an average pool of x^p (padding counted) times the window area."""
+    p = _check_norm_type(norm_type)
+    kh, kw = _pair(kernel_size)
+    mean = avg_pool2d(api.pow(x, p), kernel_size, stride, padding, ceil_mode, exclusive=False,
+                      data_format=data_format)
+    return _lp_from_mean(mean, p, kh * kw)

@@ -1,13 +1,15 @@
 """Loss functions with Paddle's signatures, composed from registry ops."""
 import math
 
+from ...core.dispatch import current_mode
 from ...ops._generated import api
 from .distance import pairwise_distance
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "kl_div", "cosine_embedding_loss", "triplet_margin_loss",
-           "multi_label_soft_margin_loss", "poisson_nll_loss"]
+           "multi_label_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss",
+           "multi_margin_loss", "dice_loss", "npair_loss"]
 
 
 def _reduce(loss, reduction):
@@ -220,3 +222,81 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8,  # 
                            api.scale(api.log(api.scale(y, 2 * math.pi)), 0.5))
         loss = api.add(loss, api.where(big, stirling, api.full_like(stirling, 0)))
     return _reduce(loss, reduction)
+
+
+def _variance_like(input, variance):  # noqa: A002 - Paddle's name
+    """variance made broadcastable to input: the same shape, a last dim of 1, or one dim
+    fewer (homoscedastic per sample), as Paddle accepts."""
+    want, got = list(input.shape), list(variance.shape)
+    if got == want or (got[:-1] == want[:-1] and got[-1:] == [1]):
+        return variance
+    if got == want[:-1]:
+        return api.unsqueeze(variance, [-1])
+    raise ValueError(f"gaussian_nll_loss: variance shape {got} must equal input shape {want}, "
+                     f"have a last dim of 1, or lack input's last dim")
+
+
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6,  # noqa: A002
+                      reduction="mean", name=None):
+    """0.5·(log(max(var, eps)) + (input − label)² / max(var, eps)) (+ 0.5·log(2π) when
+    `full`): the negative log-likelihood of label under N(input, variance)."""
+    _check_reduction(reduction)
+    variance = _variance_like(input, variance)
+    if not current_mode().is_static and (variance.numpy() < 0).any():
+        raise ValueError("gaussian_nll_loss: variance has negative entries")
+    var = api.clip(variance, float(epsilon), None)
+    loss = api.scale(api.add(api.log(var), api.divide(api.square(api.subtract(input, label)),
+                                                       var)), 0.5)
+    if full:
+        loss = api.scale(loss, 1.0, 0.5 * math.log(2 * math.pi))
+    return _reduce(loss, reduction)
+
+
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None,  # noqa: A002
+                      reduction="mean", name=None):
+    """Multi-class hinge loss of [N, C] scores: for each sample the sum over j != label of
+    max(0, w[label]·(margin − x[label] + x[j]))^p, divided by C."""
+    _check_reduction(reduction)
+    if p not in (1, 2):
+        raise ValueError(f"multi_margin_loss: p must be 1 or 2, got {p}")
+    classes = input.shape[-1]
+    target = api.one_hot(api.reshape(label, [-1]), classes)
+    picked = api.sum(api.multiply(input, api.cast(target, input.dtype)), [1], None, True)
+    gaps = api.scale(api.subtract(input, picked), 1.0, float(margin))
+    if weight is not None:
+        gaps = api.multiply(gaps, api.reshape(api.gather(weight, api.reshape(label, [-1])),
+                                              [-1, 1]))
+    hinge = api.relu(gaps)
+    hinge = api.square(hinge) if p == 2 else hinge
+    others = api.where(api.cast(target, "bool"), api.full_like(hinge, 0), hinge)
+    return _reduce(api.scale(api.sum(others, [1]), 1.0 / classes), reduction)
+
+
+def dice_loss(input, label, epsilon=0.00001, name=None):  # noqa: A002 - Paddle's name
+    """Mean over the batch of 1 − 2·|X∩Y| / (|X| + |Y| + eps), with input [N, ..., C]
+    probabilities and integer label [N, ..., 1] one-hot encoded over C."""
+    if len(input.shape) < 2 or len(label.shape) != len(input.shape) or label.shape[-1] != 1:
+        raise ValueError(f"dice_loss: need input [N, ..., C] and label [N, ..., 1] of the "
+                         f"same rank, got {input.shape} and {label.shape}")
+    target = api.cast(api.one_hot(api.squeeze(label, [-1]), input.shape[-1]), input.dtype)
+    axes = list(range(1, len(input.shape)))
+    overlap = api.sum(api.multiply(input, target), axes)
+    total = api.add(api.sum(input, axes), api.sum(target, axes))
+    score = api.divide(api.scale(overlap, 2.0), api.scale(total, 1.0, float(epsilon)))
+    return api.mean(api.scale(score, -1.0, 1.0))
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """N-pair loss: soft-label cross entropy of the anchor·positive similarity rows against
+    the same-label matrix (rows normalised), plus 0.25·l2_reg·(mean ||anchor||² +
+    mean ||positive||²)."""
+    batch = labels.shape[0]
+    column = api.reshape(labels, [batch, 1])
+    same = api.cast(api.equal(column, api.reshape(labels, [1, batch])), anchor.dtype)
+    targets = api.divide(same, api.sum(same, [1], None, True))
+    l2 = api.add(api.mean(api.sum(api.square(anchor), [1])),
+                 api.mean(api.sum(api.square(positive), [1])))
+    logits = api.matmul(anchor, positive, False, True)
+    row_ce = api.neg(api.sum(api.multiply(targets, api.log_softmax(logits, 1)), [1], None, True))
+    cross = api.sum(api.multiply(targets, row_ce), [0])
+    return api.add(api.scale(l2, 0.25 * float(l2_reg)), api.mean(cross))

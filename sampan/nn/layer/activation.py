@@ -5,7 +5,7 @@ from .layers import Layer
 __all__ = ["ReLU", "ReLU6", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "LeakyReLU",
            "SiLU", "Swish", "ELU", "SELU", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus",
            "Softsign", "Mish", "LogSigmoid", "Tanhshrink", "PReLU", "Silu", "CELU",
-           "ThresholdedReLU", "Maxout", "Softmax2D"]
+           "ThresholdedReLU", "Maxout", "Softmax2D", "Softmin", "RReLU"]
 
 
 class _Activation(Layer):
@@ -74,3 +74,21 @@ class PReLU(Layer):
 
     def forward(self, x):
         return F.prelu(x, self.weight, self._data_format)
+
+
+Softmin = _activation("Softmin", F.softmin, axis=-1)
+
+
+class RReLU(Layer):
+    """Randomised leaky ReLU: random slopes in U(lower, upper) in training, their mean in
+    evaluation."""
+
+    def __init__(self, lower=1.0 / 8.0, upper=1.0 / 3.0, name=None):
+        super().__init__()
+        self.lower, self.upper = lower, upper
+
+    def forward(self, x):
+        return F.rrelu(x, self.lower, self.upper, self.training)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}"

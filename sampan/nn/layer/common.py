@@ -1,11 +1,11 @@
-"""Linear, Bilinear, Embedding, Dropout (2D, alpha), Flatten, Unflatten, Identity,
+"""Linear, Bilinear, Embedding, Dropout (2D, 3D, alpha), Flatten, Unflatten, Identity,
 Pad1D/2D/3D, ZeroPad2D, CosineSimilarity, Upsample."""
 from ...ops._generated import api
 from .. import functional as F
 from .layers import Layer
 
-__all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "AlphaDropout", "Flatten",
-           "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "CosineSimilarity",
+__all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "Dropout3D", "AlphaDropout",
+           "Flatten", "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "CosineSimilarity",
            "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D"]
 
 
@@ -87,6 +87,17 @@ class Dropout2D(Layer):
 
     def forward(self, x):
         return F.dropout2d(x, self.p, self.training, self.data_format)
+
+
+class Dropout3D(Layer):
+    """Zero whole channels of 5-D inputs in training."""
+
+    def __init__(self, p=0.5, data_format="NCDHW", name=None):
+        super().__init__()
+        self.p, self.data_format = p, data_format
+
+    def forward(self, x):
+        return F.dropout3d(x, self.p, self.training, self.data_format)
 
 
 class AlphaDropout(Layer):

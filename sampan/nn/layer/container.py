@@ -3,7 +3,7 @@ import collections
 
 from .layers import Layer
 
-__all__ = ["Sequential", "LayerList", "LayerDict", "ParameterList"]
+__all__ = ["Sequential", "LayerList", "LayerDict", "ParameterList", "ParameterDict"]
 
 
 class Sequential(Layer):
@@ -171,3 +171,48 @@ class ParameterList(Layer):
         """Add a parameter at the end."""
         self.add_parameter(str(len(self)), parameter)
         return self
+
+
+class ParameterDict(Layer):
+    """Parameters registered under string keys (insertion order kept)."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        return self._parameters[key]
+
+    def __setitem__(self, key, param):
+        self.add_parameter(key, param)
+
+    def __delitem__(self, key):
+        del self._parameters[key]
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def __contains__(self, key):
+        return key in self._parameters
+
+    def keys(self):
+        """The keys, in insertion order."""
+        return self._parameters.keys()
+
+    def values(self):
+        """The parameters, in insertion order."""
+        return self._parameters.values()
+
+    def items(self):
+        """(key, parameter) pairs, in insertion order."""
+        return self._parameters.items()
+
+    def update(self, parameters):
+        """Add (or replace) the entries of a mapping or of an iterable of (key, param)."""
+        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, param in pairs:
+            self.add_parameter(key, param)

@@ -8,7 +8,8 @@ from .layers import Layer
 from .rnn import run_with_lengths
 
 __all__ = ["Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Hardshrink", "Softshrink",
-           "GLU", "ChannelShuffle", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN"]
+           "GLU", "ChannelShuffle", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN",
+           "LPPool1D", "LPPool2D"]
 
 Hardshrink = _activation("Hardshrink", FX.hardshrink, threshold=0.5)
 Softshrink = _activation("Softshrink", FX.softshrink, threshold=0.5)
@@ -48,6 +49,26 @@ class Fold(_Call):
     def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1,
                  name=None):
         super().__init__(output_sizes, kernel_sizes, strides, paddings, dilations)
+
+
+class LPPool1D(_Call):
+    """Layer form of nn.functional.lp_pool1d."""
+
+    _fn = staticmethod(FX.lp_pool1d)
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 data_format="NCL", name=None):
+        super().__init__(norm_type, kernel_size, stride, padding, ceil_mode, data_format)
+
+
+class LPPool2D(_Call):
+    """Layer form of nn.functional.lp_pool2d."""
+
+    _fn = staticmethod(FX.lp_pool2d)
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 data_format="NCHW", name=None):
+        super().__init__(norm_type, kernel_size, stride, padding, ceil_mode, data_format)
 
 
 class PixelShuffle(_Call):

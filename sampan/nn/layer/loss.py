@@ -5,7 +5,7 @@ from .layers import Layer
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "BCELoss", "NLLLoss",
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
-           "MultiLabelSoftMarginLoss", "PoissonNLLLoss"]
+           "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss"]
 
 
 class CrossEntropyLoss(Layer):
@@ -162,3 +162,27 @@ class TripletMarginLoss(_Reduced):
     def forward(self, input, positive, negative):  # noqa: A002
         return F.triplet_margin_loss(input, positive, negative, reduction=self._reduction,
                                      **self._kwargs)
+
+
+class GaussianNLLLoss(Layer):
+    """Negative log-likelihood of label under N(input, variance)."""
+
+    def __init__(self, full=False, epsilon=1e-6, reduction="mean", name=None):
+        super().__init__()
+        self._full, self._epsilon, self._reduction = full, epsilon, reduction
+
+    def forward(self, input, label, variance):  # noqa: A002
+        return F.gaussian_nll_loss(input, label, variance, self._full, self._epsilon,
+                                   self._reduction)
+
+
+class MultiMarginLoss(Layer):
+    """Multi-class hinge loss of [N, C] scores against integer labels."""
+
+    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+        super().__init__()
+        self._p, self._margin, self._weight, self._reduction = p, margin, weight, reduction
+
+    def forward(self, input, label):  # noqa: A002
+        return F.multi_margin_loss(input, label, self._p, self._margin, self._weight,
+                                   self._reduction)
