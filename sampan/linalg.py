@@ -4,7 +4,7 @@ from .tensor.extra import cross, matrix_norm, norm, vector_norm
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "slogdet", "solve", "cholesky",
            "qr", "svd", "eigh", "eigvalsh", "matrix_power", "pinv", "matrix_rank", "cond",
-           "multi_dot", "lstsq", "cross"]
+           "multi_dot", "lstsq", "cross", "triangular_solve", "cholesky_solve"]
 
 inv = api.inv
 det = api.det
@@ -70,3 +70,36 @@ def multi_dot(x, name=None):
 def lstsq(x, y, rcond=None, driver=None, name=None):
     """(solution, residuals, rank, singular_values) of least squares x @ solution = y."""
     return api.lstsq(x, y, rcond)
+
+
+def _check_square_system(x, y, fn):
+    """x [*, M, M] and y [*, M, K] (the right-hand sides), else a ValueError naming fn."""
+    if len(x.shape) < 2 or x.shape[-1] != x.shape[-2] or len(y.shape) < 2 or (
+            y.shape[-2] != x.shape[-1]):
+        raise ValueError(f"{fn}: need a square [*, M, M] matrix and [*, M, K] right-hand "
+                         f"sides, got {x.shape} and {y.shape}")
+
+
+def _transposed(x):
+    rank = len(x.shape)
+    return api.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    """Solution of x @ out = y reading only the upper (or lower) triangle of x, transposed
+    first when `transpose`, with a unit diagonal assumed when `unitriangular`."""
+    _check_square_system(x, y, "triangular_solve")
+    tri = api.triu(x) if upper else api.tril(x)
+    if unitriangular:
+        size = x.shape[-1]
+        eye = api.eye(size, size, x.dtype)
+        tri = api.add(api.multiply(tri, api.scale(eye, -1.0, 1.0)), eye)
+    return api.solve(_transposed(tri) if transpose else tri, y)
+
+
+def cholesky_solve(x, y, upper=False, name=None):
+    """Solution of A @ out = x given A's Cholesky factor y (A = y y^T, or y^T y when
+    `upper`): two triangular solves."""
+    _check_square_system(y, x, "cholesky_solve")
+    inner = triangular_solve(y, x, upper=upper, transpose=upper)
+    return triangular_solve(y, inner, upper=upper, transpose=not upper)

@@ -62,7 +62,7 @@ npair_loss
 
 LINALG = """
 norm vector_norm matrix_norm inv det slogdet solve cholesky qr svd eigh eigvalsh matrix_power
-pinv matrix_rank cond multi_dot lstsq cross
+pinv matrix_rank cond multi_dot lstsq cross triangular_solve cholesky_solve
 """
 
 AMP = "auto_cast decorate GradScaler"
