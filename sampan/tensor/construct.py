@@ -9,14 +9,10 @@ import itertools
 import numpy as np
 
 from ..ops._generated import api
+from .creation import to_tensor
 from .extra import moveaxis
 
 __all__ = ["cartesian_prod", "combinations", "block_diag", "diag_embed", "diagflat", "vander"]
-
-
-def _const(array):
-    from .creation import to_tensor
-    return to_tensor(array)
 
 
 def cartesian_prod(x, name=None):
@@ -43,7 +39,7 @@ def combinations(x, r=2, with_replacement=False, name=None):
     index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1)
     if index.size == 0:
         return api.reshape(api.slice(x, [0], [0], [0]), [0, r] if r else [0])
-    return api.reshape(api.gather(x, _const(index), 0), [-1, r])
+    return api.reshape(api.gather(x, to_tensor(index), 0), [-1, r])
 
 
 def _as_matrix(t):

@@ -4,6 +4,8 @@ import numbers
 
 import numpy as np
 
+from ..core import dtype as dtypes
+from ..core.dispatch import current_mode
 from ..ops._generated import api
 
 __all__ = ["split", "chunk", "unbind", "expand_as", "broadcast_to", "gather", "flatten",
@@ -267,8 +269,6 @@ def view(x, shape_or_dtype, name=None):
     reinterpreted as that dtype (eager only; the last dim scales by the size ratio)."""
     if isinstance(shape_or_dtype, (list, tuple)) or hasattr(shape_or_dtype, "shape"):
         return reshape(x, shape_or_dtype)
-    from ..core import dtype as dtypes
-    from ..core.dispatch import current_mode
     from .creation import to_tensor
     if current_mode().is_static:
         raise NotImplementedError("view(x, dtype) reinterprets memory and works eagerly only")

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from ..ops._generated import api
+from .logic import signbit
 
 __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floor_mod", "mod",
            "add_n", "sign", "neg", "rsqrt", "equal_all", "inner", "addmm", "baddbmm",
@@ -202,12 +203,6 @@ def logaddexp(x, y, name=None):
 
 # ---------------------------------------------------------------- signs
 
-def _negative_sign(y):
-    """True where y's sign bit is set (negatives and -0.0)."""
-    from .logic import signbit
-    return signbit(y)
-
-
 def copysign(x, y, name=None):
     """|x| with the sign of y (y a tensor or a number; -0.0 counts as negative)."""
     if not hasattr(y, "shape"):
@@ -215,7 +210,7 @@ def copysign(x, y, name=None):
     magnitude = api.abs(x)
     if not magnitude.dtype.is_floating:
         magnitude = api.cast(magnitude, y.dtype if y.dtype.is_floating else "float32")
-    return api.where(_negative_sign(y), api.neg(magnitude), magnitude)
+    return api.where(signbit(y), api.neg(magnitude), magnitude)
 
 
 def sgn(x, name=None):

@@ -10,13 +10,9 @@ import numpy as np
 
 from ..core.dispatch import current_mode
 from ..ops._generated import api
+from .creation import to_tensor
 
 __all__ = ["take", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter"]
-
-
-def _const(array):
-    from .creation import to_tensor
-    return to_tensor(array)
 
 
 def _check_index_range(index, size):
@@ -78,8 +74,8 @@ def _embed(x, value, positions, fn):
     hit[positions.reshape(-1)] = True
     if value.dtype is not x.dtype:
         value = api.cast(value, x.dtype)
-    picked = api.gather(api.reshape(value, [-1]), _const(source), 0)
-    return api.where(_const(hit.reshape(x.shape)), api.reshape(picked, list(x.shape)), x)
+    picked = api.gather(api.reshape(value, [-1]), to_tensor(source), 0)
+    return api.where(to_tensor(hit.reshape(x.shape)), api.reshape(picked, list(x.shape)), x)
 
 
 def _flat_positions(x):

@@ -1,5 +1,6 @@
 """More of paddle.nn.functional: shrink activations, 1-D transposed conv and adaptive pools,
-power-average (LP) pools, unfold/fold, pixel (un)shuffle, glu, gumbel softmax and extra losses (compositions)."""
+power-average (LP) pools, unfold/fold, pixel (un)shuffle, glu, gumbel softmax and extra
+losses (compositions)."""
 from ...ops._generated import api
 from .conv import _padding_1d, _pair, conv2d_transpose
 from .loss import _reduce, binary_cross_entropy_with_logits

@@ -4,9 +4,10 @@ from ...ops._generated import api
 from .. import functional as F
 from .layers import Layer
 
-__all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "Dropout3D", "AlphaDropout",
-           "Flatten", "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "CosineSimilarity",
-           "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D"]
+__all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "Dropout3D",
+           "AlphaDropout", "Flatten", "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D",
+           "ZeroPad2D", "CosineSimilarity", "Upsample", "UpsamplingNearest2D",
+           "UpsamplingBilinear2D"]
 
 
 class Linear(Layer):
