@@ -39,6 +39,14 @@ def check_grad(fn, *arrays, wrt=None, rtol=1e-5, atol=1e-7):
                                    rtol=rtol, atol=atol)
 
 
+def check_values(fn, ref, arrays):
+    """fn on tensors of `arrays` equals the NumPy reference `ref` (shape and values)."""
+    got = fn(*[tensor(a) for a in arrays]).numpy()
+    want = ref(*[a.copy() for a in arrays])
+    assert list(got.shape) == list(np.shape(want))
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
 def run_static(fn, *arrays):
     """fn applied to static data Variables fed with `arrays`, run by the Executor."""
     main, startup = static.Program(), static.Program()

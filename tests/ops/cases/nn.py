@@ -89,7 +89,7 @@ def conv2d_transpose_ref(x, filter, strides=(1, 1), paddings=(0, 0), output_padd
 
 # -- pooling reference ------------------------------------------------------------------
 
-def _pool_window(o, size, out, kernel, stride, pad, adaptive):
+def pool_window(o, size, out, kernel, stride, pad, adaptive):
     """(start, end, Paddle's non-exclusive extent) of window o on one axis."""
     if adaptive:
         start, end = o * size // out, -(-(o + 1) * size // out)
@@ -117,8 +117,8 @@ def pool2d_ref(x, kernel_size, strides, paddings, ceil_mode=False, exclusive=Tru
         ow = (w - kernel[1] + sum(pads[1]) + extra[1]) // strides[1] + 1
     out = np.zeros((n, c, oh, ow), xc.dtype)
     for i, j in itertools.product(range(oh), range(ow)):
-        h0, h1, eh = _pool_window(i, h, oh, kernel[0], strides[0], pads[0][0], adaptive)
-        w0, w1, ew = _pool_window(j, w, ow, kernel[1], strides[1], pads[1][0], adaptive)
+        h0, h1, eh = pool_window(i, h, oh, kernel[0], strides[0], pads[0][0], adaptive)
+        w0, w1, ew = pool_window(j, w, ow, kernel[1], strides[1], pads[1][0], adaptive)
         window = xc[:, :, h0:h1, w0:w1]
         if pooling_type == "max":
             out[:, :, i, j] = window.max(axis=(2, 3))

@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 
 from tests.ops.case import OpCase, distinct, rand
+from tests.ops.cases.nn import pool_window
 
 
 def _first(x, data_format):
@@ -77,16 +78,6 @@ def conv_transpose_ref(x, filter, strides=None, paddings=None, output_padding=()
     return _back(big[(slice(None), slice(None)) + crop], data_format)
 
 
-def _bounds(o, size, out, kernel, stride, pad, adaptive):
-    """(start, end, Paddle's non-exclusive extent) of window o on one axis."""
-    if adaptive:
-        start, end = o * size // out, -(-(o + 1) * size // out)
-        return start, end, end - start
-    start = o * stride - pad
-    end = min(start + kernel, size + pad)
-    return max(start, 0), min(end, size), end - start
-
-
 def _pool_windows(shape, kernel_size, strides, paddings, ceil_mode, global_pooling, adaptive):
     """(output sizes, {output position: (window index, extent product)})."""
     sizes = shape[2:]
@@ -100,7 +91,7 @@ def _pool_windows(shape, kernel_size, strides, paddings, ceil_mode, global_pooli
                // strides[i] + 1 for i in range(nd)]
     windows = {}
     for pos in itertools.product(*map(range, out)):
-        b = [_bounds(pos[i], sizes[i], out[i], kernel[i], strides[i], pads[i][0], adaptive)
+        b = [pool_window(pos[i], sizes[i], out[i], kernel[i], strides[i], pads[i][0], adaptive)
              for i in range(nd)]
         windows[pos] = (tuple(slice(s, e) for s, e, _ in b), int(np.prod([e for *_, e in b])))
     return out, windows
