@@ -52,7 +52,7 @@ def default_collate_fn(batch):
     """Stack a list of samples into one batch, field by field (NumPy leaves)."""
     sample = batch[0]
     if isinstance(sample, Tensor):
-        return np.stack([item.numpy() for item in batch])
+        return np.stack([item._data for item in batch])
     if isinstance(sample, (np.ndarray, np.generic)):
         return np.stack(batch)
     if isinstance(sample, (str, bytes)):
