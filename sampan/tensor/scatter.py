@@ -63,10 +63,16 @@ def masked_scatter(x, mask, value, name=None):
 
 
 def _embed(x, value, positions, fn):
-    """x with `value` written at the flat `positions` (an array shaped like the view)."""
+    """x with `value` written at the flat `positions` (an array shaped like the view);
+    `value` broadcasts to that shape, as in Paddle."""
     if list(positions.shape) != list(value.shape):
-        raise ValueError(f"{fn}: value must have shape {list(positions.shape)} (the "
-                         f"selected part of x {x.shape}), got {value.shape}")
+        try:
+            np.broadcast_shapes(tuple(value.shape), positions.shape)
+        except ValueError:
+            raise ValueError(f"{fn}: value of shape {value.shape} does not broadcast to "
+                             f"{list(positions.shape)} (the selected part of x "
+                             f"{x.shape})") from None
+        value = api.expand(value, list(positions.shape))
     size = int(np.prod(x.shape))
     source = np.zeros(size, np.int64)
     source[positions.reshape(-1)] = np.arange(positions.size)

@@ -233,7 +233,7 @@ def test_bad_inputs_raise():
         paddle.take(tensor(X), tensor(np.array([1.0])))
     with pytest.raises(ValueError, match="either x or dx"):
         paddle.trapezoid(tensor(X), tensor(Y), dx=1.0)
-    with pytest.raises(ValueError, match="must have shape"):
+    with pytest.raises(ValueError, match="does not broadcast"):
         paddle.select_scatter(tensor(X), tensor(Y), 1, 0)
     with pytest.raises(ValueError, match="selects"):
         paddle.masked_scatter(tensor(X), tensor(np.ones((3, 4), bool)), tensor(Y))
@@ -249,3 +249,14 @@ def test_bad_inputs_raise():
         paddle.positive(tensor(MASK))
     with pytest.raises(TypeError, match="real number"):
         paddle.signbit(tensor(MASK))
+
+
+def test_slice_scatter_broadcasts_value():
+    """value broadcasts to the selected slice, as in Paddle's documented example."""
+    x = np.zeros((3, 9))
+    got = paddle.slice_scatter(tensor(x), tensor(np.ones((3, 1))), axes=[1], starts=[2],
+                               ends=[6], strides=[2]).numpy()
+    want = x.copy()
+    want[:, 2:6:2] = 1.0
+    np.testing.assert_array_equal(got, want)
+
