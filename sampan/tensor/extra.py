@@ -17,7 +17,7 @@ __all__ = ["logit", "lerp", "heaviside", "nan_to_num", "frac", "rad2deg", "deg2r
            "count_nonzero", "diff", "kron", "outer", "cross", "dist", "cdist", "trace",
            "bucketize", "median", "quantile", "nonzero", "unique", "take_along_axis",
            "put_along_axis", "index_sample", "unstack", "moveaxis", "crop", "clone", "rank",
-           "is_tensor", "inverse", "norm", "vector_norm", "matrix_norm", "renorm"]
+           "is_tensor", "inverse", "norm", "vector_norm", "matrix_norm", "renorm", "where"]
 
 inverse = api.inv
 
@@ -202,6 +202,23 @@ def nonzero(x, as_tuple=False):
     if not as_tuple:
         return coords
     return tuple(api.squeeze(c, [1]) for c in api.split(coords, [1] * _ndim(x), 1))
+
+
+def where(condition, x=None, y=None, name=None):
+    """x where condition holds, else y (broadcast); x and y may be Python numbers. With
+    neither given, the coordinates of the true elements (as `nonzero(as_tuple=True)`)."""
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    if x is None or y is None:
+        raise ValueError("where: give both x and y, or neither (then the true elements' "
+                         "coordinates are returned)")
+    if isinstance(x, numbers.Number) and isinstance(y, numbers.Number):
+        x = api.full([], x, dtypes.scalar_dtype(x, None))
+    if isinstance(x, numbers.Number):
+        x = api.full([], x, dtypes.scalar_dtype(x, y.dtype))
+    if isinstance(y, numbers.Number):
+        y = api.full([], y, dtypes.scalar_dtype(y, x.dtype))
+    return api.where(condition, x, y)
 
 
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,

@@ -183,3 +183,20 @@ def test_bad_inputs_raise():
         paddle.repeat_interleave(tensor(Y), [1, -1, 1, 1])
     with pytest.raises(TypeError, match="float"):
         paddle.logcumsumexp(tensor(np.arange(3)))
+
+
+def test_where_single_argument_and_scalar_operands():
+    """paddle.where(cond) gives the true coordinates; x / y may be Python numbers."""
+    cond = np.array([[True, False], [False, True]])
+    rows, cols = paddle.where(tensor(cond))
+    np.testing.assert_array_equal(rows.numpy(), [0, 1])
+    np.testing.assert_array_equal(cols.numpy(), [0, 1])
+    x = np.array([[1.5, 2.5], [3.5, 4.5]], "float32")
+    got = paddle.where(tensor(cond), tensor(x), 0.0)
+    assert got.dtype == paddle.float32
+    np.testing.assert_array_equal(got.numpy(), np.where(cond, x, 0.0))
+    assert paddle.where(tensor(cond), 1, 0).dtype == paddle.int64
+    check_grad(lambda a: paddle.where(tensor(cond), a, 2.0), x.astype("float64"))
+    check_static(lambda c, a: paddle.where(c, a, -1.0), cond, x)
+    with pytest.raises(ValueError, match="both x and y"):
+        paddle.where(tensor(cond), tensor(x))
