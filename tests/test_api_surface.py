@@ -87,3 +87,16 @@ NAMES = [(space, name) for space, names in SPACES for name in names.split()]
 def test_name_exists(space, name):
     """`name` is an attribute of its namespace."""
     assert hasattr(space, name), f"{space.__name__}.{name} is missing"
+
+
+def test_no_public_function_is_shadowed_by_a_submodule():
+    """Importing a submodule binds its name on the package: a module named like a public
+    function (say tensor/scatter.py) would replace paddle.scatter with the module."""
+    import types
+
+    import sampan
+    import sampan.tensor
+    shadowed = [name for name in sampan.tensor.__all__
+                if isinstance(getattr(sampan.tensor, name), types.ModuleType)
+                or isinstance(getattr(sampan, name, None), types.ModuleType)]
+    assert not shadowed

@@ -26,8 +26,8 @@ from .logic import *  # noqa: F401,F403
 from .logic import __all__ as _logic_names
 from .math import *  # noqa: F401,F403
 from .math import __all__ as _math_names
-from .scatter import *  # noqa: F401,F403
-from .scatter import __all__ as _scatter_names
+from .scatter_into import *  # noqa: F401,F403
+from .scatter_into import __all__ as _scatter_names
 from .search import *  # noqa: F401,F403
 from .search import __all__ as _search_names
 from .methods import install_method_table as _install_method_table
