@@ -42,7 +42,7 @@ def test_registration_and_traversal():
     assert [n for n, _ in m.named_sublayers()] == ["linear", "bn"]
     assert [n for n, _ in m.named_buffers()] == ["steps", "scratch"]
     assert len(m.children()) == 2 and len(m.buffers()) == 2
-    assert list(m.state_dict()) == names + ["steps"]
+    assert list(m.state_dict()) == ["steps"] + names  # Paddle: own entries, then sublayers'
     m.linear = None
     assert "linear" not in dict(m.named_children())
 
@@ -226,3 +226,15 @@ def test_training_flags_cache_survives_plain_attributes():
     box[0].note = "x"
     box.counter = 1
     assert box._training_flags() is flags
+
+
+def test_state_dict_order_and_shared_parameters_follow_paddle():
+    """Each layer contributes its parameters, then its persistable buffers, then its
+    sublayers' entries; a parameter shared by two sublayers appears under both names."""
+    shared = nn.Linear(2, 2)
+    outer = nn.Sequential(shared, nn.Sequential(shared))
+    outer.register_buffer("count", t(np.zeros([1])))
+    assert list(outer.state_dict()) == ["count", "0.weight", "0.bias", "1.0.weight",
+                                        "1.0.bias"]
+    assert len(outer.parameters()) == 2
+

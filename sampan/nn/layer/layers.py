@@ -226,13 +226,13 @@ class Layer:
             cached = self.__dict__["_flags_cache"] = (_TreeEpoch.value, flags)
         return cached[1]
 
-    def _named_members(self, table, prefix, include_sublayers, keep=lambda layer, key: True):
+    def _named_members(self, table, prefix, include_sublayers):
         layers = (self.named_sublayers(prefix, include_self=True) if include_sublayers
                   else [(prefix, self)])
         seen = set()
         for layer_prefix, layer in layers:
             for key, value in getattr(layer, table).items():
-                if value is None or id(value) in seen or not keep(layer, key):
+                if value is None or id(value) in seen:
                     continue
                 seen.add(id(value))
                 yield (f"{layer_prefix}.{key}" if layer_prefix else key), value
@@ -327,10 +327,20 @@ class Layer:
 
     # -- state ------------------------------------------------------------------------
     def _state_items(self, include_sublayers, prefix):
-        yield from self.named_parameters(prefix, include_sublayers)
-        yield from self._named_members(
-            "_buffers", prefix, include_sublayers,
-            keep=lambda layer, key: key not in layer._non_persistable_buffer_names)
+        """(structured name, tensor) in Paddle's state_dict order: this layer's parameters,
+        then its persistable buffers, then each sublayer's entries (depth first; a tensor
+        shared by two layers appears under both names, as in Paddle)."""
+        join = (lambda key: f"{prefix}.{key}") if prefix else (lambda key: key)
+        for key, value in self._parameters.items():
+            if value is not None:
+                yield join(key), value
+        for key, value in self._buffers.items():
+            if value is not None and key not in self._non_persistable_buffer_names:
+                yield join(key), value
+        if include_sublayers:
+            for key, layer in self._sub_layers.items():
+                if layer is not None:
+                    yield from layer._state_items(True, join(key))
 
     def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="",
                    use_hook=True):
