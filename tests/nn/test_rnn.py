@@ -167,3 +167,13 @@ def test_rnn_and_birnn_wrappers_take_sequence_length():
     np.testing.assert_allclose(h_bw.numpy()[1], a_bw.numpy()[0], atol=1e-6)
     single, h = nn.RNN(cell_bw, is_reverse=True)(t(x), sequence_length=lengths)
     np.testing.assert_allclose(single.numpy()[1, :3], alone.numpy()[0, :, 3:], atol=1e-6)
+
+
+def test_unknown_time_length_under_to_static_is_a_clear_error():
+    import sampan
+    from sampan.static import InputSpec
+    lstm = nn.LSTM(3, 4)
+    fn = sampan.jit.to_static(lambda x: lstm(x)[0],
+                              input_spec=[InputSpec([None, None, 3], "float32")])
+    with pytest.raises(ValueError, match="time dimension"):
+        fn(sampan.randn([2, 5, 3]))

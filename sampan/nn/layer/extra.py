@@ -5,7 +5,7 @@ from .. import functional as F
 from ..functional import extra as FX
 from .activation import _activation
 from .layers import Layer
-from .rnn import run_with_lengths
+from .rnn import run_with_lengths, time_steps
 
 __all__ = ["Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Hardshrink", "Softshrink",
            "GLU", "ChannelShuffle", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN",
@@ -118,17 +118,10 @@ class AdaptiveMaxPool1D(_Call):
 
 # ---------------------------------------------------------------- RNN wrappers
 
-def _time_steps(inputs, time_major):
-    """The per-step slices [batch, ...] of inputs, in time order."""
-    x = inputs if time_major else api.transpose(inputs, [1, 0] + list(range(2, len(
-        inputs.shape))))
-    return [api.squeeze(s, [0]) for s in api.split(x, [1] * x.shape[0], 0)]
-
-
 def _run_cell(cell, inputs, states, time_major, reverse, sequence_length):
     """Run cell over the time axis (padded sequences when `sequence_length` is given);
     returns (stacked outputs, final states)."""
-    steps = _time_steps(inputs, time_major)
+    steps = time_steps(inputs, time_major, type(cell).__name__)
     if sequence_length is not None:
         outputs, states = run_with_lengths(cell, steps, states, reverse, sequence_length)
     else:

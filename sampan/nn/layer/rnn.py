@@ -44,6 +44,22 @@ def cell_step(mode, x, state, weights):
     return h, h
 
 
+def time_steps(inputs, time_major, layer):
+    """The per-step [batch, ...] slices of inputs in time order. The recurrence is unrolled
+    step by step, so the number of steps must be known when a static Program is built."""
+    axis = 0 if time_major else 1
+    steps = inputs.shape[axis]
+    if steps < 0:
+        raise ValueError(
+            f"{layer}: the time dimension (axis {axis}) of the input, shape {inputs.shape}, "
+            f"is unknown while the Program is built; recurrent layers unroll over time, so "
+            f"give the InputSpec (or the first call) a fixed sequence length and pad shorter "
+            f"sequences (with sequence_length=...)")
+    x = inputs if time_major else api.transpose(inputs, [1, 0] + list(range(2, len(
+        inputs.shape))))
+    return [api.squeeze(s, [0]) for s in api.split(x, [1] * steps, 0)]
+
+
 def length_masks(sequence_length, steps):
     """Per time step, a [batch, 1] bool tensor: True where the step lies within its
     sequence (`sequence_length` holds each sequence's length)."""
@@ -193,8 +209,7 @@ class _RNNBase(Layer):
         return (outputs[::-1] if reverse else outputs), state
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
-        x = inputs if self.time_major else api.transpose(inputs, [1, 0, 2])
-        steps = [api.squeeze(s, [0]) for s in api.split(x, [1] * x.shape[0], 0)]
+        steps = time_steps(inputs, self.time_major, type(self).__name__)
         states = self._initial(initial_states, steps[0].shape[0], inputs.dtype)
         finals = []
         for k in range(self.num_layers):
