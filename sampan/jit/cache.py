@@ -15,9 +15,9 @@ def _check_spec(name, spec, tensor):
     """Raise when `tensor` contradicts `spec` in rank, fixed dims or dtype."""
     shape = list(tensor.shape)
     if len(shape) != len(spec.shape) or any(
-            want is not None and want != got for want, got in zip(spec.shape, shape)):
+            want >= 0 and want != got for want, got in zip(spec.shape, shape)):
         raise ValueError(f"argument {name!r}: input_spec expects shape "
-                         f"{[-1 if d is None else d for d in spec.shape]} (rank "
+                         f"{list(spec.shape)} (rank "
                          f"{len(spec.shape)}), got a Tensor of shape {shape}")
     if tensor.dtype != spec.dtype:
         raise TypeError(f"argument {name!r}: input_spec expects dtype {spec.dtype.name}, got "

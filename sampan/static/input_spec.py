@@ -1,4 +1,4 @@
-"""InputSpec: the shape (None/-1 for any size), dtype and name of a program input."""
+"""InputSpec: the shape (-1, or None on input, for any size), dtype and name of a program input."""
 import numpy as np
 
 from ..core import dtype as dtypes
@@ -7,13 +7,13 @@ __all__ = ["InputSpec"]
 
 
 def _dims(shape):
-    """Shape as a tuple with None for unknown dims (-1 accepted as None)."""
+    """Shape as a tuple with -1 for unknown dims (None accepted), as Paddle stores it."""
     if isinstance(shape, int):
         shape = (shape,)
     dims = []
     for d in shape:
-        if d is None or (isinstance(d, int) and d < 0):
-            dims.append(None)
+        if d is None or (isinstance(d, (int, np.integer)) and d < 0):
+            dims.append(-1)
         elif isinstance(d, (int, np.integer)):
             dims.append(int(d))
         else:
@@ -58,7 +58,7 @@ class InputSpec:
     def matches(self, shape, dtype):
         """True when a concrete shape and dtype fit this spec."""
         return (len(shape) == len(self.shape) and dtypes.to_dtype(dtype) is self.dtype
-                and all(s is None or s == d for s, d in zip(self.shape, shape)))
+                and all(s < 0 or s == d for s, d in zip(self.shape, shape)))
 
     def __repr__(self):
         return (f"InputSpec(shape={self.shape}, dtype={self.dtype}, name={self.name}, "

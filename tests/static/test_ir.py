@@ -154,7 +154,9 @@ def test_variable_setitem_and_bool_error(static_mode):
 
 def test_input_spec():
     spec = static.InputSpec([None, 3], "float32", "x")
-    assert spec.shape == (None, 3) and spec.batch(8).shape == (8, None, 3)
+    assert spec.shape == (-1, 3) and spec.batch(8).shape == (8, -1, 3)  # Paddle stores -1
+    assert repr(spec) == "InputSpec(shape=(-1, 3), dtype=paddle.float32, name=x, " \
+                         "stop_gradient=False)"
     assert spec.batch(8).unbatch() == spec
     assert spec.matches((5, 3), "float32") and not spec.matches((5, 4), "float32")
     t = paddle.ones([2, 3])
