@@ -1,13 +1,15 @@
 """Exception types raised by sampan; each carries enough context to act on."""
 
-__all__ = ["InvalidArgument", "OpError", "OpShapeError", "OpTypeError", "NotFoundError"]
+__all__ = ["InvalidArgument", "OpError", "OpShapeError", "OpTypeError", "OpIndexError",
+           "NotFoundError"]
 
 
 class InvalidArgument(Exception):
     """Raised by infer_meta rules: ``arg`` names the offending argument, ``message`` says why.
 
-    The dispatch funnel turns it into an `OpShapeError` / `OpTypeError` naming the op,
-    every input's shape and dtype, and (in static mode) the user line that built the op.
+    The dispatch funnel turns it into an `OpShapeError` / `OpTypeError` / `OpIndexError`
+    (``kind`` "shape", "dtype" or "index") naming the op, every input's shape and dtype,
+    and (in static mode) the user line that built the op.
     """
 
     def __init__(self, arg, message, kind="shape"):
@@ -27,6 +29,10 @@ class OpShapeError(OpError, ValueError):
 
 class OpTypeError(OpError, TypeError):
     """An op received a tensor of a dtype it does not accept."""
+
+
+class OpIndexError(OpShapeError, IndexError):
+    """An index lies outside a dimension (an IndexError too, as Python sequences raise)."""
 
 
 class NotFoundError(KeyError):

@@ -1,5 +1,5 @@
 """Error messages that name the op, the argument, and every input's shape and dtype."""
-from ..core.errors import InvalidArgument, OpShapeError, OpTypeError
+from ..core.errors import InvalidArgument, OpIndexError, OpShapeError, OpTypeError
 
 __all__ = ["describe_inputs", "invalid_argument_error", "kernel_failure_error"]
 
@@ -24,7 +24,7 @@ def describe_inputs(op, metas, attrs):
 
 def invalid_argument_error(op, metas, attrs, err: InvalidArgument, where=""):
     """Turn an infer_meta InvalidArgument into an OpShapeError / OpTypeError."""
-    cls = OpTypeError if err.kind == "dtype" else OpShapeError
+    cls = {"dtype": OpTypeError, "index": OpIndexError}.get(err.kind, OpShapeError)
     text = (f"{op.name}(): argument '{err.arg}': {err.message}\n"
             f"  inputs:\n{describe_inputs(op, metas, attrs)}")
     return cls(text + (f"\n  {where}" if where else ""))

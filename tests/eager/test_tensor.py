@@ -141,3 +141,12 @@ def test_numpy_returns_a_copy_as_paddle_does():
     assert x.numpy()[0] == 1.0
     x[1] = 5.0
     assert array[1] == 2.0
+
+
+def test_out_of_range_index_is_an_index_error_naming_the_axis():
+    """Like a Python sequence (and a ValueError too, as every op shape error)."""
+    x = paddle.ones([2, 3])
+    with pytest.raises(IndexError, match="index 5 is out of range for axis 0 of size 2"):
+        x[5]
+    with pytest.raises(ValueError, match="axis 1"):
+        x[:, -4]

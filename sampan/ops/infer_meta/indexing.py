@@ -199,7 +199,7 @@ def _int_in_range(value, dim, axis):
     """Refuse an integer index outside [-dim, dim) of a known dim."""
     if dim != -1 and not -dim <= value < dim:
         raise InvalidArgument("index", f"index {value} is out of range for axis {axis} "
-                                       f"of size {dim}")
+                                       f"of size {dim}", kind="index")
 
 
 def _advanced_shape(meta, dims):
