@@ -10,6 +10,7 @@ from .core.dtype import (bool_ as bool, complex64, complex128, float16, float32,
 from .core.flags import get_flags, set_flags
 from .core.place import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, set_device
 from .core.printing import set_printoptions
+from .core.type_info import finfo, iinfo
 from .core.random import get_rng_state, seed as _seed, set_rng_state
 from .eager.autograd import grad
 from .eager.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
