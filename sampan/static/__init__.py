@@ -1,6 +1,7 @@
 """Static graph: Program IR, the static mode of the dispatch funnel, and its tools."""
 from .backward import append_backward, gradients
 from .data import create_global_var, create_parameter, data
+from .guards import cpu_places, device_guard, name_scope
 from .framework import Block, Operator, Parameter, Program, Variable
 from .input_spec import InputSpec
 from .program_state import default_main_program, default_startup_program, program_guard
@@ -10,7 +11,8 @@ from .verify import ProgramVerifyError
 __all__ = ["append_backward", "gradients", "data", "create_parameter", "create_global_var",
            "Block", "Operator", "Parameter", "Program", "Variable", "InputSpec",
            "default_main_program", "default_startup_program", "program_guard",
-           "program_from_json", "program_to_json", "ProgramVerifyError"]
+           "program_from_json", "program_to_json", "ProgramVerifyError", "cpu_places",
+           "device_guard", "name_scope"]
 from ..executor import (BuildStrategy, CompiledProgram, ExecutionStrategy, Executor, Scope,
                         global_scope, scope_guard)
 

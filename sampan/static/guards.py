@@ -1,0 +1,40 @@
+"""`paddle.static` place and scope helpers: cpu_places, name_scope, device_guard (CPU only)."""
+import contextlib
+import os
+
+from ..core.place import CPUPlace
+
+__all__ = ["cpu_places", "name_scope", "device_guard"]
+
+
+def cpu_places(device_count=None):
+    """A list of `device_count` CPUPlace objects (default: the CPU_NUM variable, else 1).
+
+    >>> paddle.static.cpu_places(2)
+    [Place(cpu), Place(cpu)]
+    """
+    if device_count is None:
+        device_count = int(os.environ.get("CPU_NUM", 1))
+    return [CPUPlace() for _ in range(device_count)]
+
+
+@contextlib.contextmanager
+def name_scope(prefix=None):
+    """Group the ops built inside under `prefix`; sampan records no scope names, so this
+    only checks its argument (Paddle uses it for graph visualisation)."""
+    if prefix is not None and not isinstance(prefix, str):
+        raise TypeError(f"name_scope: prefix must be a str or None, got {type(prefix).__name__}")
+    yield
+
+
+@contextlib.contextmanager
+def device_guard(device=None):
+    """Place the ops built inside on `device`: 'cpu' or None, since sampan runs on the CPU.
+
+    Raises:
+        ValueError: for any other device ('gpu', 'gpu:0', ...).
+    """
+    if device is not None and str(device).lower() != "cpu":
+        raise ValueError(f"device_guard: device {device!r} is not available; sampan runs on "
+                         "'cpu' only")
+    yield

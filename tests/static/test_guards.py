@@ -1,0 +1,43 @@
+"""paddle.static.cpu_places, name_scope and device_guard."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+from sampan import static
+
+
+def test_cpu_places(monkeypatch):
+    assert static.cpu_places(3) == [paddle.CPUPlace()] * 3
+    monkeypatch.delenv("CPU_NUM", raising=False)
+    assert static.cpu_places() == [paddle.CPUPlace()]
+    monkeypatch.setenv("CPU_NUM", "2")
+    assert len(static.cpu_places()) == 2
+
+
+def test_guards_build_and_run_a_program():
+    paddle.enable_static()
+    try:
+        main = static.Program()
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [2], "float32")
+            with static.name_scope("block"), static.device_guard("cpu"):
+                y = x * 2.0
+            with static.device_guard():
+                z = y + 1.0
+        out, = static.Executor().run(main, feed={"x": np.ones(2, "float32")}, fetch_list=[z])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(out, [3.0, 3.0])
+
+
+@pytest.mark.parametrize("device", ["gpu", "gpu:0"])
+def test_device_guard_rejects_gpu(device):
+    with pytest.raises(ValueError, match="cpu"):
+        with static.device_guard(device):
+            pass
+
+
+def test_name_scope_rejects_non_string():
+    with pytest.raises(TypeError):
+        with static.name_scope(3):
+            pass
