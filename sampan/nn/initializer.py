@@ -7,7 +7,8 @@ from ..core import dtype as dtypes
 from ..core.random import generator
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "TruncatedNormal", "XavierUniform",
-           "XavierNormal", "KaimingUniform", "KaimingNormal", "Assign", "calculate_gain"]
+           "XavierNormal", "KaimingUniform", "KaimingNormal", "Assign", "Orthogonal", "Dirac",
+           "calculate_gain", "set_global_initializer"]
 
 _GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0,
           "conv_transpose1d": 1.0, "conv_transpose2d": 1.0, "conv_transpose3d": 1.0,
@@ -152,3 +153,60 @@ class Assign(Initializer):
             raise ValueError(f"Assign: value shape {list(values.shape)} != parameter shape "
                              f"{list(shape)}")
         return self._array(values, dtype)
+
+
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix times `gain`: the parameter viewed as
+    [shape[0], prod(shape[1:])] has orthonormal rows (or columns, when it has more rows)."""
+
+    def __init__(self, gain=1.0, name=None):
+        self.gain = gain
+
+    def _value(self, shape, dtype):
+        if len(shape) < 2:
+            raise ValueError(f"Orthogonal: the parameter needs at least 2 dims, got shape {shape}")
+        rows, cols = shape[0], int(np.prod(shape[1:]))
+        flat = generator().normal(0.0, 1.0, (max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(flat)
+        q = q * np.sign(np.diag(r))  # makes the result uniform over orthogonal matrices
+        q = q.T if rows < cols else q
+        return self._array(self.gain * q.reshape(shape), dtype)
+
+
+class Dirac(Initializer):
+    """The identity of a convolution: in each of `groups` groups of output channels, channel d
+    has a 1 at the kernel centre of input channel d (3-D, 4-D and 5-D weights)."""
+
+    def __init__(self, groups=1, name=None):
+        self.groups = groups
+
+    def _value(self, shape, dtype):
+        if len(shape) not in (3, 4, 5) or shape[0] % self.groups:
+            raise ValueError(f"Dirac: needs a 3-D/4-D/5-D weight whose dim 0 divides into "
+                             f"groups={self.groups}, got shape {shape}")
+        values = np.zeros(shape)
+        per_group = shape[0] // self.groups
+        centre = tuple(k // 2 for k in shape[2:])
+        for g in range(self.groups):
+            for d in range(min(per_group, shape[1])):
+                values[(g * per_group + d, d) + centre] = 1.0
+        return self._array(values, dtype)
+
+
+_global = {"weight": None, "bias": None}
+
+
+def set_global_initializer(weight_init, bias_init=None):
+    """Initializers for the weights and biases of layers created from now on, in place of
+    each layer's default (an initializer given through ParamAttr still wins);
+    `set_global_initializer(None)` restores the defaults."""
+    for role, init in (("weight_init", weight_init), ("bias_init", bias_init)):
+        if init is not None and not isinstance(init, Initializer):
+            raise TypeError(f"set_global_initializer: {role} must be an Initializer or None, "
+                            f"got {type(init).__name__}")
+    _global["weight"], _global["bias"] = weight_init, bias_init
+
+
+def global_initializer(is_bias):
+    """The initializer set by `set_global_initializer` for a bias or a weight (or None)."""
+    return _global["bias" if is_bias else "weight"]

@@ -145,7 +145,7 @@ class Layer:
         attr = ParamAttr._to_attr(attr)
         if attr is False:
             return None
-        initializer = (attr.initializer or default_initializer
+        initializer = (attr.initializer or init.global_initializer(is_bias) or default_initializer
                        or (init.Constant(0.0) if is_bias else init.XavierUniform()))
         name = attr.name or unique_name.generate(self._full_name + (".b" if is_bias else ".w"))
         dt = dtypes.to_dtype(dtype or self._dtype)
