@@ -21,7 +21,7 @@ from .tensor import *  # noqa: F401,F403
 from .framework_mode import disable_static, enable_static, in_dynamic_mode
 from .save_load import load, save
 from . import autograd, inference, io, jit, metric, nn, optimizer, regularizer, static
-from . import device, distributed, framework
+from . import device, distributed, framework, utils, version
 from .distributed import DataParallel
 from .nn.param_attr import ParamAttr
 from .hapi import Model, callbacks, flops, summary
@@ -30,7 +30,7 @@ dtype = _dtype_mod.DType
 _set_default_mode(_EAGER)
 _tune_allocator()
 
-__version__ = "0.1.0"
+__version__ = version.full_version
 
 
 def seed(value):

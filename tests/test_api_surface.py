@@ -26,7 +26,7 @@ logaddexp copysign isin signbit sgn isreal isneginf isposinf is_complex is_float
 is_integer is_empty cartesian_prod combinations block_diag diag_embed diagflat vander
 trapezoid cumulative_trapezoid renorm take unflatten view view_as unfold masked_scatter
 select_scatter slice_scatter diagonal_scatter rand_like randn_like randint_like sinc positive
-finfo iinfo
+finfo iinfo version utils
 """
 
 NN = """
