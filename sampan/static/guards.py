@@ -1,4 +1,4 @@
-"""`paddle.static` place and scope helpers: cpu_places, name_scope, device_guard (CPU only)."""
+"""`paddle.static` place and scope helpers: cpu_places, name_scope, device_guard."""
 import contextlib
 import os
 
@@ -29,12 +29,16 @@ def name_scope(prefix=None):
 
 @contextlib.contextmanager
 def device_guard(device=None):
-    """Place the ops built inside on `device`: 'cpu' or None, since sampan runs on the CPU.
-
-    Raises:
-        ValueError: for any other device ('gpu', 'gpu:0', ...).
-    """
-    if device is not None and str(device).lower() != "cpu":
-        raise ValueError(f"device_guard: device {device!r} is not available; sampan runs on "
-                         "'cpu' only")
+    """Place the ops built inside on `device` ('cpu', 'gpu', 'gpu:N' or None). As in a
+    CPU build of Paddle, ops guarded for a GPU still run on the CPU; any other device
+    string is an error."""
+    if device is not None and not _is_device_name(str(device)):
+        raise ValueError(f"device_guard: device must be 'cpu', 'gpu' or 'gpu:N', got "
+                         f"{device!r}")
     yield
+
+
+def _is_device_name(name):
+    """True for 'cpu', 'gpu' and 'gpu:N'."""
+    kind, _, index = name.lower().partition(":")
+    return (kind == "cpu" and not index) or (kind == "gpu" and (not index or index.isdigit()))

@@ -30,9 +30,24 @@ def test_guards_build_and_run_a_program():
     np.testing.assert_allclose(out, [3.0, 3.0])
 
 
-@pytest.mark.parametrize("device", ["gpu", "gpu:0"])
-def test_device_guard_rejects_gpu(device):
-    with pytest.raises(ValueError, match="cpu"):
+@pytest.mark.parametrize("device", ["gpu", "gpu:0", "GPU:1"])
+def test_device_guard_accepts_gpu_and_runs_on_the_cpu(device):
+    """As a CPU build of Paddle does: the guarded ops still run."""
+    main = static.Program()
+    paddle.enable_static()
+    try:
+        with static.program_guard(main), static.device_guard(device):
+            x = static.data("x", [2], "float32")
+            y = x * 2.0
+    finally:
+        paddle.disable_static()
+    (out,) = static.Executor().run(main, feed={"x": np.ones(2, "float32")}, fetch_list=[y])
+    np.testing.assert_allclose(out, [2.0, 2.0])
+
+
+@pytest.mark.parametrize("device", ["tpu", "gpu:x", "cpu:0"])
+def test_device_guard_rejects_unknown_devices(device):
+    with pytest.raises(ValueError, match="device must be"):
         with static.device_guard(device):
             pass
 
