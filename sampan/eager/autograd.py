@@ -36,10 +36,11 @@ def _edge(t):
 class NodeBase:
     """What the backward walk needs from a node; subclasses compute input gradients.
 
-    `seq`: creation order (the walk runs newer nodes first). `edges`: per forward input, None, a leaf Tensor, (node, output index), or a list of
-    these for list inputs. `out_meta`: (shape, dtype) per flat output, used to make zero
-    gradients. `hooks`: {output index: [hook]} or None. `apply(grads, create_graph)`
-    returns the gradients aligned with `edges` (arrays, or Tensors under create_graph).
+    `seq`: creation order (the walk runs newer nodes first). `edges`: per forward input,
+    None, a leaf Tensor, (node, output index), or a list of these for list inputs.
+    `out_meta`: (shape, dtype) per flat output, used to make zero gradients. `hooks`:
+    {output index: [hook]} or None. `apply(grads, create_graph)` returns the gradients
+    aligned with `edges` (arrays, or Tensors under create_graph).
     PyLayer and run_program nodes implement the same protocol.
     """
 
@@ -353,22 +354,14 @@ def _discover(roots):
         if edges is _RELEASED:
             raise _released_error(node)
         for e in edges:
-            if e.__class__ is tuple:
-                child = e[0]
-                if child in deps:
-                    deps[child] += 1
-                else:
-                    deps[child] = 1
-                    stack.append(child)
-            elif e.__class__ is list:
-                for item in e:
-                    if item.__class__ is tuple:
-                        _count_child(item[0], deps, stack)
+            for item in (e if e.__class__ is list else (e,)):
+                if item.__class__ is tuple:
+                    _count_child(item[0], deps, stack)
     return deps
 
 
 def _count_child(child, deps, stack):
-    """One more edge into `child` (for list inputs); queue it the first time it is seen."""
+    """One more edge into `child`; queue it the first time it is seen."""
     if child in deps:
         deps[child] += 1
     else:
@@ -450,9 +443,8 @@ def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
         useful = _useful(roots, _discover(roots), captured_nodes, captured_leaves)
     pending = [(-n.seq, n) for n in roots]
     heapq.heapify(pending)
-    pop, push = heapq.heappop, heapq.heappush
     while pending:
-        node = pop(pending)[1]
+        node = heapq.heappop(pending)[1]
         edges = node.edges
         if edges is _RELEASED:
             raise _released_error(node)
@@ -474,24 +466,14 @@ def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
         if not retain_graph:
             node.release()
         for e, g in zip(edges, by_input):
-            if e.__class__ is tuple:
-                child, idx = e
-                buf = buffers.get(child)
-                if buf is None:
-                    buf = buffers[child] = [None] * len(child.out_meta)
-                    push(pending, (-child.seq, child))
-                if g is not None:
-                    prev = buf[idx]
-                    buf[idx] = g if prev is None else prev + g
-            elif e is None:
+            if e is None:
                 continue
-            elif e.__class__ is list:
+            if e.__class__ is list:
                 for item, gi in zip(e, g if g is not None else [None] * len(e)):
                     if item is not None:
                         _send(item, gi, buffers, pending, leaf_grads)
-            elif g is not None:
-                prev = leaf_grads.get(id(e))
-                leaf_grads[id(e)] = (e, g if prev is None else prev[1] + g)
+            else:
+                _send(e, g, buffers, pending, leaf_grads)
     if blocked:
         leaf_grads = {k: v for k, v in leaf_grads.items() if k not in blocked}
     _finish_leaves(leaf_grads, create_graph, capture)
