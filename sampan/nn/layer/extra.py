@@ -5,7 +5,7 @@ from .. import functional as F
 from ..functional import extra as FX
 from .activation import _activation
 from .layers import Layer
-from .rnn import run_with_lengths, time_steps
+from .rnn import run_steps, time_steps
 
 __all__ = ["Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Hardshrink", "Softshrink",
            "GLU", "ChannelShuffle", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN",
@@ -122,14 +122,7 @@ def _run_cell(cell, inputs, states, time_major, reverse, sequence_length):
     """Run cell over the time axis (padded sequences when `sequence_length` is given);
     returns (stacked outputs, final states)."""
     steps = time_steps(inputs, time_major, type(cell).__name__)
-    if sequence_length is not None:
-        outputs, states = run_with_lengths(cell, steps, states, reverse, sequence_length)
-    else:
-        outputs = []
-        for x in (reversed(steps) if reverse else steps):
-            out, states = cell(x, states)
-            outputs.append(out)
-        outputs = outputs[::-1] if reverse else outputs
+    outputs, states = run_steps(cell, steps, states, reverse, sequence_length)
     out = api.stack(outputs, 0)
     if not time_major:
         out = api.transpose(out, [1, 0] + list(range(2, len(out.shape))))

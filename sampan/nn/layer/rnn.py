@@ -92,10 +92,17 @@ def _masked_step(mask, output, state, new_state):
     return api.where(mask, output, api.full_like(output, 0.0)), new_state
 
 
-def run_with_lengths(step, steps, state, reverse, sequence_length):
-    """Run `step(x, state) -> (output, state)` over padded [batch, ...] steps: steps past a
-    sequence's length leave its state alone and output zeros, and the reverse pass starts
-    at each sequence's last step. `state` None means the step's own zero state."""
+def run_steps(step, steps, state, reverse, sequence_length=None):
+    """Run `step(x, state) -> (output, state)` over the [batch, ...] steps (backwards when
+    `reverse`); returns (outputs in time order, final state). With `sequence_length`, steps
+    past a sequence's length leave its state alone and output zeros, and the reverse pass
+    starts at each sequence's last step. `state` None means the step's own zero state."""
+    if sequence_length is None:
+        outputs = []
+        for x in (reversed(steps) if reverse else steps):
+            output, state = step(x, state)
+            outputs.append(output)
+        return (outputs[::-1] if reverse else outputs), state
     if reverse:
         steps = reverse_within_lengths(steps, sequence_length)
     outputs = []
@@ -201,13 +208,6 @@ class _RNNBase(Layer):
             return [(api.squeeze(h, [0]), api.squeeze(c, [0])) for h, c in zip(hs, cs)]
         return [api.squeeze(h, [0]) for h in api.split(initial_states, [1] * count, 0)]
 
-    def _run(self, steps, state, weights, reverse):
-        outputs = []
-        for x in (reversed(steps) if reverse else steps):
-            h, state = cell_step(self._mode, x, state, weights)
-            outputs.append(h)
-        return (outputs[::-1] if reverse else outputs), state
-
     def forward(self, inputs, initial_states=None, sequence_length=None):
         steps = time_steps(inputs, self.time_major, type(self).__name__)
         states = self._initial(initial_states, steps[0].shape[0], inputs.dtype)
@@ -216,12 +216,8 @@ class _RNNBase(Layer):
             per_dir = []
             for d in range(self.num_directions):
                 idx = k * self.num_directions + d
-                if sequence_length is None:
-                    outs, final = self._run(steps, states[idx], self._weights[idx], d == 1)
-                else:
-                    outs, final = run_with_lengths(
-                        functools.partial(cell_step, self._mode, weights=self._weights[idx]),
-                        steps, states[idx], d == 1, sequence_length)
+                step = functools.partial(cell_step, self._mode, weights=self._weights[idx])
+                outs, final = run_steps(step, steps, states[idx], d == 1, sequence_length)
                 per_dir.append(outs)
                 finals.append(final)
             steps = [api.concat(list(hs), -1) if len(hs) > 1 else hs[0]
