@@ -17,14 +17,8 @@ def leaf(values, dtype="float64"):
     return paddle.to_tensor(np.array(values, dtype=dtype), stop_gradient=False)
 
 
-class numpy_tanh(PyLayer):
+class numpy_tanh(cus_tanh):
     """Same function, but backward computes on NumPy arrays (not differentiable)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
 
     @staticmethod
     def backward(ctx, dy):
