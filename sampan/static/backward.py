@@ -16,13 +16,15 @@ GRAD_SUFFIX = "@GRAD"
 # table.read(name) and naming input-gradient contributions with table.output_name(name).
 GRAD_RULES = {}
 
-# Output-gradient arguments that a backward kernel treats as zeros when given None: when
-# no op produced that gradient the argument stays unbound (the kernel gets None) instead
-# of reading a full_like of zeros. Only kernels listed here (tested None == zeros in
-# tests/static/test_backward_unbound.py) take this path; every other one reads zeros.
-# cross_entropy's softmax output is rarely used: its zero gradient cost a fill and ~5
-# array ops per training step.
-ZERO_WHEN_UNBOUND = {"cross_entropy_with_softmax_grad": ("softmax_grad",)}
+
+
+def optional_output_grads(bw_op):
+    """The output-gradient arguments `bw_op` declares optional (`Tensor?` in backward.yaml):
+    its kernel treats None as zeros, so when no op produced that gradient the argument
+    stays unbound instead of reading a full_like of zeros (cross_entropy's rarely used
+    softmax output, for one, would cost a fill and ~5 array ops per training step)."""
+    return tuple(name for name, kind in zip(bw_op.tensor_names, bw_op.tensor_kinds)
+                 if kind == "Tensor?" and name.endswith("_grad"))
 
 
 def register_grad_rule(op_type, rule):
@@ -123,7 +125,7 @@ def _emit_grad_op(block, op, table):
         return
     bw_type, inputs, outputs, attrs = GRAD_MAKERS[op.type](op, list)
     fwd_outputs = OPS[op.type].output_names
-    unbound = ZERO_WHEN_UNBOUND.get(bw_type, ())
+    unbound = optional_output_grads(OPS[bw_type])
     reads = {slot: (_grad_reads(table, names, slot in unbound)
                     if slot.endswith("_grad") and slot[:-5] in fwd_outputs else names)
              for slot, names in inputs.items()}

@@ -905,7 +905,7 @@ SPECS = {
         'view': None,
     },
     "cross_entropy_with_softmax_grad": {
-        'args': [('Tensor', 'label', '<required>'), ('Tensor', 'softmax', '<required>'), ('Tensor', 'loss_grad', '<required>'), ('Tensor', 'softmax_grad', '<required>'), ('bool', 'soft_label', '<required>'), ('bool', 'use_softmax', '<required>'), ('bool', 'numeric_stable_mode', '<required>'), ('int', 'ignore_index', '<required>'), ('int', 'axis', '<required>')],
+        'args': [('Tensor', 'label', '<required>'), ('Tensor', 'softmax', '<required>'), ('Tensor', 'loss_grad', '<required>'), ('Tensor?', 'softmax_grad', None), ('bool', 'soft_label', '<required>'), ('bool', 'use_softmax', '<required>'), ('bool', 'numeric_stable_mode', '<required>'), ('int', 'ignore_index', '<required>'), ('int', 'axis', '<required>')],
         'backward': None,
         'doc': '',
         'forward': {'name': 'cross_entropy_with_softmax'},
