@@ -7,7 +7,7 @@ import tracemalloc
 import numpy as np
 
 import sampan
-from timing import interleaved
+from timing import interleaved, sgd_step
 from sampan import static
 from sampan.executor import BuildStrategy, Executor, Scope, compile
 from sampan.executor.run import run_sequential
@@ -146,13 +146,7 @@ def bench_memory(rows):
                         nn.Linear(256, 10))
     opt = sampan.optimizer.SGD(LR, parameters=net.parameters())
     xt, yt = sampan.to_tensor(x), sampan.to_tensor(labels.astype("int64"))
-
-    def eager_step():
-        step_loss = F.cross_entropy(net(xt), yt)
-        step_loss.backward()
-        opt.step()
-        opt.clear_grad()
-    eager_peak = _peak_bytes(eager_step)
+    eager_peak = _peak_bytes(sgd_step(lambda: F.cross_entropy(net(xt), yt), opt))
     rows.append(("MLP step peak memory, eager", f"{eager_peak / 2**20:.2f} MiB", ""))
     rows.append(("MLP step peak memory, executor", f"{static_peak / 2**20:.2f} MiB",
                  f"{static_peak / eager_peak:.2f}x eager"))

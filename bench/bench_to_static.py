@@ -21,7 +21,7 @@ from sampan.executor import Executor, Scope
 from sampan.jit import to_static
 
 from bench_executor import _weights, numpy_step
-from timing import interleaved
+from timing import interleaved, sgd_step
 
 BATCH, LR, STEPS = 64, 0.01, 30
 EXECUTOR, NUMPY = "static Executor (same Program)", "NumPy (bench_executor.numpy_step)"
@@ -91,8 +91,8 @@ def mlp_rows(x, y):
     eager, conv = copy.deepcopy(base), to_static(copy.deepcopy(base))
     eager_opt = optimizer.SGD(LR, parameters=eager.parameters())
     opt = optimizer.SGD(LR, parameters=conv.parameters())
-    steps = {"eager": lambda: eager_step(eager, eager_opt, x, y),
-             "to_static": lambda: eager_step(conv, opt, x, y)}
+    steps = {"eager": sgd_step(lambda: eager(x, y), eager_opt),
+             "to_static": sgd_step(lambda: conv(x, y), opt)}
     first = {name: first_call(step) for name, step in steps.items()}
     steps[EXECUTOR] = executor_step(conv, x, y)
     steps[NUMPY] = numpy_step_fn(x, y)
@@ -115,14 +115,6 @@ def data():
     rng = np.random.default_rng(0)
     return (paddle.to_tensor(rng.standard_normal((BATCH, 784)).astype("float32")),
             paddle.to_tensor(rng.integers(0, 10, (BATCH, 1)).astype("int64")))
-
-
-def eager_step(model, opt, x, y):
-    loss = model(x, y)
-    loss.backward()
-    opt.step()
-    opt.clear_grad()
-    return float(loss)
 
 
 def timed(step, steps=STEPS):

@@ -10,7 +10,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_executor import BATCH, LR, SIZES, _weights, numpy_step  # noqa: E402
-from timing import interleaved  # noqa: E402
+from timing import interleaved, sgd_step  # noqa: E402
 
 import sampan as paddle  # noqa: E402
 from sampan import nn  # noqa: E402
@@ -38,13 +38,7 @@ def mlp_rows():
     ws, bs = _weights()
     net, opt = sampan_mlp()
     xt, yt = paddle.to_tensor(x), paddle.to_tensor(labels.astype("int64"))
-
-    def step():
-        loss = F.cross_entropy(net(xt), yt)
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-
+    step = sgd_step(lambda: F.cross_entropy(net(xt), yt), opt)
     best = interleaved({"numpy": lambda: numpy_step(ws, bs, x, onehot), "eager": step},
                         rounds=15, number=10)
     numpy_ms, eager_ms = best["numpy"] * 1e3, best["eager"] * 1e3
@@ -71,12 +65,7 @@ def lenet_rows():
     net = LeNet()
     opt = paddle.optimizer.Adam(1e-3, parameters=net.parameters())
     xt, yt = paddle.to_tensor(x), paddle.to_tensor(y)
-
-    def step():
-        loss = F.cross_entropy(net(xt), yt)
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
+    step = sgd_step(lambda: F.cross_entropy(net(xt), yt), opt)
 
     try:
         import torch

@@ -1,7 +1,19 @@
 """Timing helper shared by the benchmarks (not a test)."""
 import time
 
-__all__ = ["interleaved"]
+__all__ = ["interleaved", "sgd_step"]
+
+
+def sgd_step(loss_fn, opt):
+    """A closure running one training step: loss_fn() -> loss, backward, opt.step(),
+    opt.clear_grad(); it returns the loss."""
+    def step():
+        loss = loss_fn()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+    return step
 
 
 def interleaved(fns, rounds=15, number=20):
