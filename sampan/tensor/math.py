@@ -12,13 +12,14 @@ from .logic import signbit
 __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floor_mod", "mod",
            "add_n", "sign", "neg", "rsqrt", "equal_all", "inner", "addmm", "baddbmm",
            "tensordot", "nansum", "nanmean", "hypot", "fmax", "fmin", "logaddexp", "copysign",
-           "sgn", "sinc", "positive"]
+           "sgn", "sinc", "positive", "gammaln"]
 
 sign = api.sign
 neg = api.neg
 rsqrt = api.rsqrt
 mm = api.matmul
 mod = floor_mod = api.remainder
+gammaln = api.lgamma
 
 
 def pow(x, y, name=None):  # noqa: A001 - Paddle's name

@@ -57,6 +57,7 @@ __all__ = [
     "det",
     "diag",
     "diagonal",
+    "digamma",
     "divide",
     "dot",
     "dropout",
@@ -67,6 +68,7 @@ __all__ = [
     "embedding",
     "equal",
     "erf",
+    "erfinv",
     "exp",
     "expand",
     "expm1",
@@ -91,6 +93,10 @@ __all__ = [
     "hardswish",
     "hardtanh",
     "histogram",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
     "im2col",
     "imag",
     "increment",
@@ -106,6 +112,7 @@ __all__ = [
     "leaky_relu",
     "less_equal",
     "less_than",
+    "lgamma",
     "linspace",
     "log",
     "log10",
@@ -146,6 +153,7 @@ __all__ = [
     "p_norm",
     "pad",
     "pinv",
+    "polygamma",
     "pool2d",
     "pool3d",
     "pow",
@@ -478,6 +486,11 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
     return dispatch(OPS["diagonal"], (x,), (as_int(offset), as_int(axis1), as_int(axis2)))
 
 
+def digamma(x, name=None):
+    """Digamma function of x, the derivative of lgamma."""
+    return dispatch(OPS["digamma"], (x,), ())
+
+
 def divide(x, y, name=None):
     """Elementwise quotient x / y with broadcasting; integer / integer gives the default float dtype."""
     return dispatch(OPS["divide"], (x, y), ())
@@ -526,6 +539,11 @@ def equal(x, y, name=None):
 def erf(x, name=None):
     """The error function of x."""
     return dispatch(OPS["erf"], (x,), ())
+
+
+def erfinv(x, name=None):
+    """Inverse error function of x (+-inf at +-1, NaN outside [-1, 1])."""
+    return dispatch(OPS["erfinv"], (x,), ())
 
 
 def exp(x, name=None):
@@ -648,6 +666,26 @@ def histogram(input, bins=100, min=0, max=0, name=None):
     return dispatch(OPS["histogram"], (input,), (as_int(bins), as_scalar(min), as_scalar(max)))
 
 
+def i0(x, name=None):
+    """Modified Bessel function of the first kind of order 0 of x."""
+    return dispatch(OPS["i0"], (x,), ())
+
+
+def i0e(x, name=None):
+    """Exponentially scaled modified Bessel function of order 0, exp(-|x|) * i0(x)."""
+    return dispatch(OPS["i0e"], (x,), ())
+
+
+def i1(x, name=None):
+    """Modified Bessel function of the first kind of order 1 of x."""
+    return dispatch(OPS["i1"], (x,), ())
+
+
+def i1e(x, name=None):
+    """Exponentially scaled modified Bessel function of order 1, exp(-|x|) * i1(x)."""
+    return dispatch(OPS["i1e"], (x,), ())
+
+
 def im2col(x, kernel_sizes, strides=[1, 1], paddings=[0, 0, 0, 0], dilations=[1, 1], name=None):
     """Sliding kernel_sizes blocks of NCHW x as columns [N, C*kh*kw, L] (Paddle's unfold); paddings are [top, left, bottom, right]."""
     return dispatch(OPS["im2col"], (x,), (int_tuple(kernel_sizes), int_tuple(strides), int_tuple(paddings), int_tuple(dilations)))
@@ -721,6 +759,11 @@ def less_equal(x, y, name=None):
 def less_than(x, y, name=None):
     """Elementwise x < y with broadcasting (operands promoted first); bool result."""
     return dispatch(OPS["less_than"], (x, y), ())
+
+
+def lgamma(x, name=None):
+    """Natural logarithm of the absolute value of the gamma function of x."""
+    return dispatch(OPS["lgamma"], (x,), ())
 
 
 def linspace(start, stop, num, dtype=None, name=None):
@@ -921,6 +964,11 @@ def pad(x, paddings, mode='constant', value=0.0, data_format='NCHW', name=None):
 def pinv(x, rcond=1e-15, hermitian=False, name=None):
     """Moore-Penrose pseudo-inverse of the matrices of x, singular values below rcond * largest dropped."""
     return dispatch(OPS["pinv"], (x,), (as_float(rcond), as_bool(hermitian)))
+
+
+def polygamma(x, n, name=None):
+    """Polygamma function of x, the n-th derivative of digamma (n = 0 is digamma)."""
+    return dispatch(OPS["polygamma"], (x,), (as_int(n),))
 
 
 def pool2d(x, kernel_size, strides, paddings, ceil_mode=False, exclusive=True, data_format='NCHW', pooling_type='max', global_pooling=False, adaptive=False, padding_algorithm='EXPLICIT', name=None):

@@ -386,6 +386,26 @@ def diagonal_grad_maker(op, grad_of):
              'axis2': op.attr('axis2')})
 
 
+def digamma_grad_maker(op, grad_of):
+    """digamma_grad for one digamma Operator."""
+    return ("digamma_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def digamma_grad_grad_maker(op, grad_of):
+    """digamma_double_grad for one digamma_grad Operator."""
+    return ("digamma_double_grad",
+            {'x': op.input('x'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'x_grad': grad_of(op.input('x')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
+            {})
+
+
 def divide_grad_maker(op, grad_of):
     """divide_grad for one divide Operator."""
     return ("divide_grad",
@@ -491,6 +511,26 @@ def erf_grad_maker(op, grad_of):
             {'x': op.input('x'),
              'out_grad': grad_of(op.output('out'))},
             {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def erfinv_grad_maker(op, grad_of):
+    """erfinv_grad for one erfinv Operator."""
+    return ("erfinv_grad",
+            {'out': op.output('out'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def erfinv_grad_grad_maker(op, grad_of):
+    """erfinv_double_grad for one erfinv_grad Operator."""
+    return ("erfinv_double_grad",
+            {'out': op.input('out'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'out_grad': grad_of(op.input('out')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
             {})
 
 
@@ -694,6 +734,86 @@ def hardtanh_grad_maker(op, grad_of):
              'max': op.attr('max')})
 
 
+def i0_grad_maker(op, grad_of):
+    """i0_grad for one i0 Operator."""
+    return ("i0_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def i0_grad_grad_maker(op, grad_of):
+    """i0_double_grad for one i0_grad Operator."""
+    return ("i0_double_grad",
+            {'x': op.input('x'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'x_grad': grad_of(op.input('x')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
+            {})
+
+
+def i0e_grad_maker(op, grad_of):
+    """i0e_grad for one i0e Operator."""
+    return ("i0e_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def i0e_grad_grad_maker(op, grad_of):
+    """i0e_double_grad for one i0e_grad Operator."""
+    return ("i0e_double_grad",
+            {'x': op.input('x'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'x_grad': grad_of(op.input('x')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
+            {})
+
+
+def i1_grad_maker(op, grad_of):
+    """i1_grad for one i1 Operator."""
+    return ("i1_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def i1_grad_grad_maker(op, grad_of):
+    """i1_double_grad for one i1_grad Operator."""
+    return ("i1_double_grad",
+            {'x': op.input('x'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'x_grad': grad_of(op.input('x')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
+            {})
+
+
+def i1e_grad_maker(op, grad_of):
+    """i1e_grad for one i1e Operator."""
+    return ("i1e_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def i1e_grad_grad_maker(op, grad_of):
+    """i1e_double_grad for one i1e_grad Operator."""
+    return ("i1e_double_grad",
+            {'x': op.input('x'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'x_grad': grad_of(op.input('x')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
+            {})
+
+
 def im2col_grad_maker(op, grad_of):
     """im2col_grad for one im2col Operator."""
     return ("im2col_grad",
@@ -757,6 +877,26 @@ def leaky_relu_grad_maker(op, grad_of):
              'out_grad': grad_of(op.output('out'))},
             {'x_grad': grad_of(op.input('x'))},
             {'negative_slope': op.attr('negative_slope')})
+
+
+def lgamma_grad_maker(op, grad_of):
+    """lgamma_grad for one lgamma Operator."""
+    return ("lgamma_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def lgamma_grad_grad_maker(op, grad_of):
+    """lgamma_double_grad for one lgamma_grad Operator."""
+    return ("lgamma_double_grad",
+            {'x': op.input('x'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'x_grad': grad_of(op.input('x')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
+            {})
 
 
 def log_grad_maker(op, grad_of):
@@ -1101,6 +1241,26 @@ def pad_grad_grad_maker(op, grad_of):
             {'paddings': op.attr('paddings'),
              'mode': op.attr('mode'),
              'data_format': op.attr('data_format')})
+
+
+def polygamma_grad_maker(op, grad_of):
+    """polygamma_grad for one polygamma Operator."""
+    return ("polygamma_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'n': op.attr('n')})
+
+
+def polygamma_grad_grad_maker(op, grad_of):
+    """polygamma_double_grad for one polygamma_grad Operator."""
+    return ("polygamma_double_grad",
+            {'x': op.input('x'),
+             'out_grad': op.input('out_grad'),
+             'x_grad_grad': grad_of(op.output('x_grad'))},
+            {'x_grad': grad_of(op.input('x')),
+             'out_grad_grad': grad_of(op.input('out_grad'))},
+            {'n': op.attr('n')})
 
 
 def pool2d_grad_maker(op, grad_of):
@@ -1881,6 +2041,8 @@ GRAD_MAKERS = {
     "det": det_grad_maker,
     "diag": diag_grad_maker,
     "diagonal": diagonal_grad_maker,
+    "digamma": digamma_grad_maker,
+    "digamma_grad": digamma_grad_grad_maker,
     "divide": divide_grad_maker,
     "divide_grad": divide_grad_grad_maker,
     "dot": dot_grad_maker,
@@ -1891,6 +2053,8 @@ GRAD_MAKERS = {
     "elu": elu_grad_maker,
     "embedding": embedding_grad_maker,
     "erf": erf_grad_maker,
+    "erfinv": erfinv_grad_maker,
+    "erfinv_grad": erfinv_grad_grad_maker,
     "exp": exp_grad_maker,
     "exp_grad": exp_grad_grad_maker,
     "expand": expand_grad_maker,
@@ -1912,12 +2076,22 @@ GRAD_MAKERS = {
     "hardsigmoid": hardsigmoid_grad_maker,
     "hardswish": hardswish_grad_maker,
     "hardtanh": hardtanh_grad_maker,
+    "i0": i0_grad_maker,
+    "i0_grad": i0_grad_grad_maker,
+    "i0e": i0e_grad_maker,
+    "i0e_grad": i0e_grad_grad_maker,
+    "i1": i1_grad_maker,
+    "i1_grad": i1_grad_grad_maker,
+    "i1e": i1e_grad_maker,
+    "i1e_grad": i1e_grad_grad_maker,
     "im2col": im2col_grad_maker,
     "index_select": index_select_grad_maker,
     "index_select_grad": index_select_grad_grad_maker,
     "inv": inv_grad_maker,
     "layer_norm": layer_norm_grad_maker,
     "leaky_relu": leaky_relu_grad_maker,
+    "lgamma": lgamma_grad_maker,
+    "lgamma_grad": lgamma_grad_grad_maker,
     "log": log_grad_maker,
     "log10": log10_grad_maker,
     "log1p": log1p_grad_maker,
@@ -1950,6 +2124,8 @@ GRAD_MAKERS = {
     "p_norm_grad": p_norm_grad_grad_maker,
     "pad": pad_grad_maker,
     "pad_grad": pad_grad_grad_maker,
+    "polygamma": polygamma_grad_maker,
+    "polygamma_grad": polygamma_grad_grad_maker,
     "pool2d": pool2d_grad_maker,
     "pool3d": pool3d_grad_maker,
     "pow": pow_grad_maker,
