@@ -8,5 +8,5 @@ from .flash_attention import scaled_dot_product_attention  # noqa: F401
 from .loss import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
-from .vision import channel_shuffle, interpolate, upsample  # noqa: F401
+from .vision import affine_grid, channel_shuffle, grid_sample, interpolate, upsample  # noqa: F401
 from .extra import *  # noqa: F401,F403,E402

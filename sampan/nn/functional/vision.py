@@ -1,10 +1,11 @@
 """interpolate / upsample (nearest, linear, bilinear) from index_select and elementwise ops;
-channel_shuffle from reshape and transpose."""
+channel_shuffle from reshape and transpose; affine_grid and grid_sample (spatial transformers)
+over their registry ops."""
 import math
 
 from ...ops._generated import api
 
-__all__ = ["interpolate", "upsample", "channel_shuffle"]
+__all__ = ["interpolate", "upsample", "channel_shuffle", "affine_grid", "grid_sample"]
 
 _SPATIAL = {"linear": 1, "bilinear": 2, "trilinear": 3}
 
@@ -94,3 +95,51 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     perm = list(range(5))
     perm[axis], perm[axis + 1] = axis + 1, axis
     return api.reshape(api.transpose(api.reshape(x, split), perm), shape)
+
+
+def affine_grid(theta, out_shape, align_corners=True, name=None):
+    """The sampling grid of a batch of affine maps, for `grid_sample`.
+
+    Args:
+        theta: (N, 2, 3) or (N, 3, 4) float tensor mapping output locations
+            [x, y(, z), 1] (normalised to [-1, 1]) to input locations.
+        out_shape: [N, C, H, W] or [N, C, D, H, W], a list, tuple or 1-D tensor.
+        align_corners: -1 and 1 are the centres of the corner pixels (True) or their
+            outer edges (False).
+
+    Returns:
+        (N, H, W, 2) or (N, D, H, W, 3) locations, theta's dtype.
+
+    Example:
+        >>> theta = paddle.to_tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        >>> F.affine_grid(theta, [1, 1, 2, 2]).shape    # the identity grid
+        [1, 2, 2, 2]
+    """
+    if hasattr(out_shape, "numpy"):
+        out_shape = [int(v) for v in out_shape.numpy().reshape(-1)]
+    return api.affine_grid(theta, out_shape, align_corners)
+
+
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True, name=None):
+    """Sample x at the normalised locations of grid (a spatial transformer's sampler).
+
+    Args:
+        x: (N, C, H, W) or (N, C, D, H, W) float tensor.
+        grid: (N, H', W', 2) or (N, D', H', W', 3) locations (x, y(, z)) in [-1, 1], x
+            indexing the width axis; typically from `affine_grid`.
+        mode: 'bilinear' (differentiable in x and grid) or 'nearest'.
+        padding_mode: what locations outside x read: 'zeros', 'border' (the nearest edge
+            pixel) or 'reflection' (mirrored back inside).
+        align_corners: -1 and 1 are the centres of the corner pixels (True) or their
+            outer edges (False).
+
+    Returns:
+        (N, C, H', W') or (N, C, D', H', W'), x's dtype.
+
+    Example:
+        >>> x = paddle.rand([1, 3, 4, 4])
+        >>> grid = F.affine_grid(paddle.to_tensor([[[1.0, 0, 0], [0, 1.0, 0]]]), [1, 3, 4, 4])
+        >>> bool(paddle.allclose(F.grid_sample(x, grid), x))
+        True
+    """
+    return api.grid_sample(x, grid, mode, padding_mode, align_corners)

@@ -14,6 +14,7 @@ __all__ = [
     "adamax",
     "adamw",
     "add",
+    "affine_grid",
     "all",
     "allclose",
     "amax",
@@ -88,6 +89,7 @@ __all__ = [
     "getitem",
     "greater_equal",
     "greater_than",
+    "grid_sample",
     "group_norm",
     "hardsigmoid",
     "hardswish",
@@ -268,6 +270,11 @@ def adamw(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, mo
 def add(x, y, name=None):
     """Elementwise sum of x and y with broadcasting."""
     return dispatch(OPS["add"], (x, y), ())
+
+
+def affine_grid(theta, out_shape, align_corners=True, name=None):
+    """Sampling grid (N, H, W, 2) or (N, D, H, W, 3) of the affine maps theta (N, 2, 3) or (N, 3, 4) over an output of out_shape."""
+    return dispatch(OPS["affine_grid"], (theta,), (int_tuple(out_shape), as_bool(align_corners)))
 
 
 def all(x, axis=[], keepdim=False, name=None):
@@ -639,6 +646,11 @@ def greater_equal(x, y, name=None):
 def greater_than(x, y, name=None):
     """Elementwise x > y with broadcasting (operands promoted first); bool result."""
     return dispatch(OPS["greater_than"], (x, y), ())
+
+
+def grid_sample(x, grid, mode='bilinear', padding_mode='zeros', align_corners=True, name=None):
+    """x (N, C, H, W) or (N, C, D, H, W) sampled at the normalised locations of grid (N, H', W', 2) or (N, D', H', W', 3)."""
+    return dispatch(OPS["grid_sample"], (x, grid), (mode, padding_mode, as_bool(align_corners)))
 
 
 def group_norm(x, scale=None, bias=None, epsilon=1e-05, groups=1, data_format='NCHW', name=None):

@@ -55,6 +55,24 @@ def add_grad_grad_maker(op, grad_of):
             {})
 
 
+def affine_grid_grad_maker(op, grad_of):
+    """affine_grid_grad for one affine_grid Operator."""
+    return ("affine_grid_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'theta_grad': grad_of(op.input('theta'))},
+            {'out_shape': op.attr('out_shape'),
+             'align_corners': op.attr('align_corners')})
+
+
+def affine_grid_grad_grad_maker(op, grad_of):
+    """affine_grid_double_grad for one affine_grid_grad Operator."""
+    return ("affine_grid_double_grad",
+            {'theta_grad_grad': grad_of(op.output('theta_grad'))},
+            {'out_grad_grad': grad_of(op.input('out_grad'))},
+            {'out_shape': op.attr('out_shape'),
+             'align_corners': op.attr('align_corners')})
+
+
 def amax_grad_maker(op, grad_of):
     """amax_grad for one amax Operator."""
     return ("amax_grad",
@@ -687,6 +705,19 @@ def getitem_grad_grad_maker(op, grad_of):
              'indices': op.input('indices')},
             {'out_grad_grad': grad_of(op.input('out_grad'))},
             {'index': op.attr('index')})
+
+
+def grid_sample_grad_maker(op, grad_of):
+    """grid_sample_grad for one grid_sample Operator."""
+    return ("grid_sample_grad",
+            {'x': op.input('x'),
+             'grid': op.input('grid'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x')),
+             'grid_grad': grad_of(op.input('grid'))},
+            {'mode': op.attr('mode'),
+             'padding_mode': op.attr('padding_mode'),
+             'align_corners': op.attr('align_corners')})
 
 
 def group_norm_grad_maker(op, grad_of):
@@ -2011,6 +2042,8 @@ GRAD_MAKERS = {
     "acosh": acosh_grad_maker,
     "add": add_grad_maker,
     "add_grad": add_grad_grad_maker,
+    "affine_grid": affine_grid_grad_maker,
+    "affine_grid_grad": affine_grid_grad_grad_maker,
     "amax": amax_grad_maker,
     "amin": amin_grad_maker,
     "asin": asin_grad_maker,
@@ -2072,6 +2105,7 @@ GRAD_MAKERS = {
     "gelu": gelu_grad_maker,
     "getitem": getitem_grad_maker,
     "getitem_grad": getitem_grad_grad_maker,
+    "grid_sample": grid_sample_grad_maker,
     "group_norm": group_norm_grad_maker,
     "hardsigmoid": hardsigmoid_grad_maker,
     "hardswish": hardswish_grad_maker,
