@@ -21,7 +21,7 @@ from .tensor import *  # noqa: F401,F403
 from .framework_mode import disable_static, enable_static, in_dynamic_mode
 from .save_load import load, save
 from . import autograd, inference, io, jit, metric, nn, optimizer, regularizer, static
-from . import device, distributed, framework, utils, version
+from . import device, distributed, framework, incubate, utils, version
 from .distributed import DataParallel
 from .nn.param_attr import ParamAttr
 from .hapi import Model, callbacks, flops, summary

@@ -1,10 +1,13 @@
-"""`paddle.autograd`: custom differentiable functions (PyLayer), backward() and grad()."""
+"""`paddle.autograd`: custom differentiable functions (PyLayer), backward(), grad(), and
+lazily evaluated Jacobian / Hessian matrices."""
 from ..eager.autograd import grad, run_backward
 from ..eager.grad_mode import no_grad
 from ..eager.tensor import Tensor
+from .functional import Hessian, Jacobian, hessian, jacobian
 from .py_layer import PyLayer, PyLayerContext, PyLayerMeta
 
-__all__ = ["PyLayer", "PyLayerContext", "PyLayerMeta", "backward", "grad", "no_grad"]
+__all__ = ["PyLayer", "PyLayerContext", "PyLayerMeta", "backward", "grad", "no_grad",
+           "jacobian", "hessian", "Jacobian", "Hessian"]
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False):
