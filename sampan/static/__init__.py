@@ -20,5 +20,7 @@ __all__ += ["Executor", "global_scope", "scope_guard", "Scope", "BuildStrategy",
             "ExecutionStrategy", "CompiledProgram"]
 from . import nn  # noqa: E402  (static control flow: static.nn.cond, while_loop, ...)
 from .io import load_inference_model, save_inference_model  # noqa: E402
+from .persist import load, load_program_state, save, set_program_state  # noqa: E402
 
-__all__ += ["save_inference_model", "load_inference_model"]
+__all__ += ["save_inference_model", "load_inference_model", "save", "load",
+            "load_program_state", "set_program_state"]
