@@ -9,9 +9,9 @@ from ..framework import Variable
 from ..mode import user_origin
 from ..program_state import default_main_program
 from .nest import flatten, pack, structure
-from .rules import (Bound, SubPlan, grad_block, grad_feeds, grad_out, wants_grad,
-                    in_dynamic_mode, outer_reads, read_grad, register, run_plan, sub_block,
-                    truth)
+from .rules import (Bound, SubPlan, block_names, grad_block, grad_feeds, grad_out,
+                    wants_grad, in_dynamic_mode, outer_reads, read_grad, register, run_plan,
+                    sub_block, truth)
 
 __all__ = ["cond"]
 
@@ -89,12 +89,13 @@ def _cond_rule(node, ctx):
     """Executor rule: run the taken branch's plan; stash its values when Scope is read."""
     ins, outs, scope = node.inputs["Input"], node.outputs.get("Out", []), \
         node.outputs.get("Scope", [])
-    plans = [SubPlan(ctx, node.attrs[f"{b}_block"], ins,
+    names = block_names(node, "Input")
+    plans = [SubPlan(ctx, node.attrs[f"{b}_block"], names,
                      node.attrs[f"{b}_outs"] if outs else [], bool(scope)) for b in _BRANCHES]
 
     def run(pred, *values):
         taken = int(truth(pred))
-        fetched, stash = plans[taken].run(dict(zip(ins, values)))
+        fetched, stash = plans[taken].run(dict(zip(names, values)))
         return (*fetched, (taken, stash)) if scope else tuple(fetched)
     return Bound(run, node.inputs["Cond"] + ins, outs + scope, False)
 
@@ -118,6 +119,7 @@ def _cond_grad(block, op, table):
 def _cond_grad_rule(node, ctx):
     """Executor rule: feed the taken branch's grad block and return the input gradients."""
     ins, douts = node.inputs["Input"], node.inputs["Out@GRAD"]
+    names = block_names(node, "Input")
     live = bool(node.outputs.get("Input@GRAD"))
     plans = [ctx.compile_block(node.attrs[f"{b}_block"].idx,
                                grad_feeds(node.attrs[f"{b}_block"]),
@@ -126,7 +128,7 @@ def _cond_grad_rule(node, ctx):
 
     def run(scope, *values):
         taken, stash = scope
-        env = dict(zip(ins, values))
+        env = dict(zip(names, values))
         env.update(stash)
         env.update(zip(seeds[taken], values[len(ins):]))
         return tuple(run_plan(plans[taken], env))

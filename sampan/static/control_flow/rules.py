@@ -15,7 +15,7 @@ from ..program_state import default_main_program
 from ..serialize import register_op_type
 
 __all__ = ["in_dynamic_mode", "register", "kernel_rule", "sub_block", "outer_reads", "run_plan",
-           "SubPlan", "grad_block", "grad_feeds", "Bound",
+           "SubPlan", "grad_block", "grad_feeds", "Bound", "block_names",
            "read_grad", "grad_out", "differentiable", "truth", "add_grads", "zeros_for"]
 
 
@@ -67,6 +67,13 @@ def outer_reads(block, extra=()):
 def local_writes(block):
     """Names written by the block's ops and declared by the block."""
     return _unique(n for op in block.ops for n in op.output_arg_names if block.has_var(n))
+
+
+def block_names(node, slot):
+    """The names under which a control-flow node's sub-blocks read its `slot` inputs: the
+    Operator's own. The node's inputs say which values to pass, and a pass may have renamed
+    them (common-subexpression elimination maps a repeated value to the first one's name)."""
+    return list(node.op.input(slot)) if node.op is not None else node.inputs.get(slot, [])
 
 
 def run_plan(plan, feeds):

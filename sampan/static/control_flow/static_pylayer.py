@@ -11,8 +11,8 @@ from ..framework import Variable
 from ..mode import user_origin
 from ..program_state import default_main_program
 from .nest import flatten, pack
-from .rules import (Bound, SubPlan, grad_out, in_dynamic_mode, outer_reads, read_grad,
-                    register, run_plan, sub_block)
+from .rules import (Bound, SubPlan, block_names, grad_out, in_dynamic_mode, outer_reads,
+                    read_grad, register, run_plan, sub_block)
 
 __all__ = ["static_pylayer"]
 
@@ -76,9 +76,10 @@ def _bind_name(block, value, name):
 def _pylayer_rule(node, ctx):
     """Executor rule: run the forward block."""
     ins, outs = node.inputs["Input"], node.outputs.get("Out", [])
-    plan = SubPlan(ctx, node.attrs["blocks"][0], ins,
+    names = block_names(node, "Input")
+    plan = SubPlan(ctx, node.attrs["blocks"][0], names,
                    node.attrs["fwd_outs"] if outs else [], False)
-    return Bound(lambda *values: tuple(plan.run(dict(zip(ins, values)))[0]), ins, outs,
+    return Bound(lambda *values: tuple(plan.run(dict(zip(names, values)))[0]), ins, outs,
                  False)
 
 
@@ -97,15 +98,15 @@ def _pylayer_grad(block, op, table):
 
 def _pylayer_grad_rule(node, ctx):
     """Executor rule: feed `<out>@GRAD` and outer reads, fetch `<in>@GRAD`."""
-    bwd, ins = node.attrs["blocks"][0], node.inputs["Input"]
+    bwd, ins, names = node.attrs["blocks"][0], node.inputs["Input"], block_names(node, "Input")
     seeds = [n for n, v in bwd.vars.items() if v.is_data]
     live = bool(node.outputs.get("Input@GRAD"))
-    plan = ctx.compile_block(bwd.idx, seeds + ins,
+    plan = ctx.compile_block(bwd.idx, seeds + names,
                              [grad_name(n) for n in node.attrs["wrt"]] if live else [])
 
     def run(*values):
         env = dict(zip(seeds, values[len(ins):]))
-        env.update(zip(ins, values[:len(ins)]))
+        env.update(zip(names, values[:len(ins)]))
         return tuple(run_plan(plan, env))
     return Bound(run, ins + node.inputs["Out@GRAD"], node.outputs.get("Input@GRAD", []),
                  False)

@@ -12,9 +12,9 @@ from ..framework import Variable
 from ..mode import constant_var, user_origin
 from ..program_state import default_main_program
 from .nest import flatten, pack, structure
-from .rules import (Bound, SubPlan, add_grads, differentiable, grad_block, grad_feeds,
-                    grad_out, in_dynamic_mode, wants_grad, outer_reads, read_grad, register, run_plan,
-                    sub_block, truth, zeros_for)
+from .rules import (Bound, SubPlan, add_grads, block_names, differentiable, grad_block,
+                    grad_feeds, grad_out, in_dynamic_mode, wants_grad, outer_reads, read_grad,
+                    register, run_plan, sub_block, truth, zeros_for)
 
 __all__ = ["while_loop"]
 
@@ -120,12 +120,13 @@ def _relax(shape, other):
 def _while_rule(node, ctx):
     """Executor rule: loop over the compiled condition and body plans."""
     a, xs, ins = node.attrs, node.inputs["X"], node.inputs["Input"]
+    names = block_names(node, "Input")
     outs, scope = node.outputs.get("Out", []), node.outputs.get("Scope", [])
-    test = SubPlan(ctx, a["cond_block"], a["cond_vars"] + ins, [a["cond_out"]], False)
-    body = SubPlan(ctx, a["body_block"], a["body_vars"] + ins, a["body_outs"], bool(scope))
+    test = SubPlan(ctx, a["cond_block"], a["cond_vars"] + names, [a["cond_out"]], False)
+    body = SubPlan(ctx, a["body_block"], a["body_vars"] + names, a["body_outs"], bool(scope))
 
     def run(*values):
-        loop, outer, steps = list(values[:len(xs)]), dict(zip(ins, values[len(xs):])), []
+        loop, outer, steps = list(values[:len(xs)]), dict(zip(names, values[len(xs):])), []
         while truth(test.run({**outer, **dict(zip(a["cond_vars"], loop))})[0][0]):
             env = dict(zip(a["body_vars"], loop))
             loop, stash = body.run({**outer, **env})
@@ -158,14 +159,14 @@ def _while_grad(block, op, table):
 def _while_grad_rule(node, ctx):
     """Executor rule: walk the stashed iterations backwards through the grad block."""
     a, xs, ins = node.attrs, node.inputs["X"], node.inputs["Input"]
-    n_loop = len(xs)
+    names, n_loop = block_names(node, "Input"), len(xs)
     plan = ctx.compile_block(a["body_block"].idx, grad_feeds(a["body_block"]), a["grads"])
     x_live = bool(node.outputs.get("X@GRAD"))
     in_live = bool(node.outputs.get("Input@GRAD"))
-    wanted = [n for n in ins if wants_grad(ctx.block.var(n))]
+    wanted = [n for n in names if wants_grad(ctx.block.var(n))]
 
     def run(steps, *values):
-        outer = dict(zip(ins, values[n_loop:n_loop + len(ins)]))
+        outer = dict(zip(names, values[n_loop:n_loop + len(ins)]))
         dloop, acc = list(values[n_loop + len(ins):]), None
         for env in reversed(steps):
             grads = run_plan(plan, {**outer, **env, **dict(zip(a["seeds"], dloop))})
