@@ -10,6 +10,7 @@ from .layers import Layer
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "SimpleRNN", "LSTM", "GRU"]
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+_WEIGHTS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
 
 
 def _affine(x, weight, bias):
@@ -24,7 +25,7 @@ def cell_step(mode, x, state, weights):
     gx = _affine(x, w_ih, b_ih)
     h_prev = state[0] if mode == "LSTM" else state
     gh = _affine(h_prev, w_hh, b_hh)
-    hidden = h_prev.shape[-1]
+    hidden = w_hh.shape[1]
     if mode == "LSTM":
         i, f, g, o = api.split(api.add(gx, gh), [hidden] * 4, -1)
         c = api.add(api.multiply(api.sigmoid(f), state[1]),
@@ -115,9 +116,22 @@ def run_steps(step, steps, state, reverse, sequence_length=None):
     return outputs, state
 
 
-def _zero_state(mode, batch, hidden, dtype):
-    zeros = api.full([batch, hidden], 0.0, dtype)
-    return (zeros, api.full([batch, hidden], 0.0, dtype)) if mode == "LSTM" else zeros
+def _zeros(like, axis, hidden, dtype):
+    """Zeros of [batch, hidden], batch being like.shape[axis] (read by a shape op when it is
+    unknown while the Program is built)."""
+    batch = like.shape[axis]
+    if batch >= 0:
+        return api.full([batch, hidden], 0.0, dtype)
+    size = api.concat([api.slice(api.shape(like), [0], [axis], [axis + 1]),
+                       api.full([1], hidden, "int64")], 0)
+    return api.reshape(api.full_dynamic(size, 0.0, dtype), [-1, hidden])  # known hidden
+
+
+def _zero_state(mode, like, axis, hidden, dtype):
+    """The zero state of a batch of like.shape[axis] sequences: h, or (h, c) for LSTM."""
+    if mode == "LSTM":
+        return _zeros(like, axis, hidden, dtype), _zeros(like, axis, hidden, dtype)
+    return _zeros(like, axis, hidden, dtype)
 
 
 def _make_weights(layer, suffix, mode, input_size, hidden_size, attrs):
@@ -125,12 +139,16 @@ def _make_weights(layer, suffix, mode, input_size, hidden_size, attrs):
     gates = _GATES[mode] * hidden_size
     init = Uniform(-1.0 / math.sqrt(hidden_size), 1.0 / math.sqrt(hidden_size))
     shapes = ([gates, input_size], [gates, hidden_size], [gates], [gates])
-    names = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
-    for name, shape, attr in zip(names, shapes, attrs):
+    for name, shape, attr in zip(_WEIGHTS, shapes, attrs):
         param = layer.create_parameter(shape, attr, is_bias=name.startswith("bias"),
                                        default_initializer=init)
         setattr(layer, name + suffix, param)
-    return tuple(getattr(layer, n + suffix) for n in names)
+
+
+def _weights(layer, suffix):
+    """(w_ih, w_hh, b_ih, b_hh){suffix} of `layer`, looked up by name at each call: to_static
+    swaps a layer's parameters for Variables while it traces."""
+    return tuple(getattr(layer, name + suffix) for name in _WEIGHTS)
 
 
 class _CellBase(Layer):
@@ -142,14 +160,13 @@ class _CellBase(Layer):
                  bias_ih_attr=None, bias_hh_attr=None, name=None):
         super().__init__()
         self.input_size, self.hidden_size = input_size, hidden_size
-        self._weights = _make_weights(self, "", self._mode, input_size, hidden_size,
-                                      (weight_ih_attr, weight_hh_attr, bias_ih_attr,
-                                       bias_hh_attr))
+        _make_weights(self, "", self._mode, input_size, hidden_size,
+                      (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr))
 
     def forward(self, inputs, states=None):
         if states is None:
-            states = _zero_state(self._mode, inputs.shape[0], self.hidden_size, inputs.dtype)
-        return cell_step(self._mode, inputs, states, self._weights)
+            states = _zero_state(self._mode, inputs, 0, self.hidden_size, inputs.dtype)
+        return cell_step(self._mode, inputs, states, _weights(self, ""))
 
 
 class SimpleRNNCell(_CellBase):
@@ -189,19 +206,20 @@ class _RNNBase(Layer):
         self.num_directions = 1 if direction == "forward" else 2
         self.time_major, self.dropout = time_major, dropout
         attrs = (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr)
-        self._weights = []
-        for k in range(num_layers):
-            size = input_size if k == 0 else hidden_size * self.num_directions
-            for d in range(self.num_directions):
-                suffix = f"_l{k}" + ("_reverse" if d else "")
-                self._weights.append(_make_weights(self, suffix, self._mode, size, hidden_size,
-                                                   attrs))
+        self._suffixes = [f"_l{k}" + ("_reverse" if d else "") for k in range(num_layers)
+                          for d in range(self.num_directions)]
+        for idx, suffix in enumerate(self._suffixes):
+            first = idx < self.num_directions
+            size = input_size if first else hidden_size * self.num_directions
+            _make_weights(self, suffix, self._mode, size, hidden_size, attrs)
 
-    def _initial(self, initial_states, batch, dtype):
+    def _initial(self, initial_states, inputs, dtype):
         """Per (layer, direction) initial state list."""
         count = self.num_layers * self.num_directions
         if initial_states is None:
-            return [_zero_state(self._mode, batch, self.hidden_size, dtype)] * count
+            zeros = _zero_state(self._mode, inputs, 1 if self.time_major else 0,
+                                self.hidden_size, dtype)
+            return [zeros] * count
         if self._mode == "LSTM":
             hs = api.split(initial_states[0], [1] * count, 0)
             cs = api.split(initial_states[1], [1] * count, 0)
@@ -210,13 +228,14 @@ class _RNNBase(Layer):
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
         steps = time_steps(inputs, self.time_major, type(self).__name__)
-        states = self._initial(initial_states, steps[0].shape[0], inputs.dtype)
+        states = self._initial(initial_states, inputs, inputs.dtype)
         finals = []
         for k in range(self.num_layers):
             per_dir = []
             for d in range(self.num_directions):
                 idx = k * self.num_directions + d
-                step = functools.partial(cell_step, self._mode, weights=self._weights[idx])
+                weights = _weights(self, self._suffixes[idx])
+                step = functools.partial(cell_step, self._mode, weights=weights)
                 outs, final = run_steps(step, steps, states[idx], d == 1, sequence_length)
                 per_dir.append(outs)
                 finals.append(final)
