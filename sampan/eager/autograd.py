@@ -82,14 +82,14 @@ class _NoDoubleGradNode(NodeBase):
     @classmethod
     def mark(cls, node, bw, result):
         """The backward op's float results, linked to an error node over node's inputs."""
-        single = len(bw.output_names) == 1
-        outs = [result] if single else list(result)
         if not any(e is not None for e in node.edges):
             return result
         err = cls()
         err.op, err.bw, err.hooks = node.op, bw, None
         err.edges = list(node.edges)
-        flat = [t for t in outs if isinstance(t, Tensor) and t._data.dtype.kind in "fc"]
+        outs = [result] if bw.single_output else result
+        flat = [t for out in outs for t in (out if isinstance(out, list) else (out,))
+                if isinstance(t, Tensor) and t._data.dtype.kind in "fc"]
         err.out_meta = [(t._data.shape, t._data.dtype) for t in flat]
         err.link_outputs(flat)
         return result
@@ -201,6 +201,8 @@ class GradNode(NodeBase):
                 result = EAGER.run_op(bw, tensors, attrs)
             if bw.backward is None:
                 result = _NoDoubleGradNode.mark(self, bw, result)
+            if not bw.single_output:
+                return _by_input(self, bw, result)
         else:
             args = self.saved.copy()
             if self.out_layout is _SINGLE:
@@ -219,12 +221,17 @@ class GradNode(NodeBase):
                 result = bw.kernel(*args)
         if len(bw.output_names) == 1:
             result = (result,)
-        if bw.bw_aligned:
-            return result
-        by_input = [None] * len(self.edges)
-        for target, g in zip(bw.bw_grad_targets, result):
-            by_input[target] = g
-        return by_input
+        return _by_input(self, bw, result)
+
+
+def _by_input(node, bw, result):
+    """The backward op's per-output results placed at the forward inputs they belong to."""
+    if bw.bw_aligned:
+        return result
+    by_input = [None] * len(node.edges)
+    for target, g in zip(bw.bw_grad_targets, result):
+        by_input[target] = g
+    return by_input
 
 
 _new = object.__new__

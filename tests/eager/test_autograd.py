@@ -204,3 +204,18 @@ def test_grad_reference_sees_later_accumulation():
     (x * x).sum().backward()
     assert held is x.grad
     np.testing.assert_allclose(held.numpy(), [5.0, 7.0])
+
+
+def test_create_graph_through_list_gradient_ops():
+    """concat/stack backward ops have one Tensor[] output: under create_graph each input
+    still gets its own gradient, and those gradients differentiate again."""
+    b = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    c = paddle.to_tensor([3.0], stop_gradient=False)
+    gb, gc = paddle.grad((paddle.concat([b, c]) ** 2).sum(), [b, c], create_graph=True)
+    np.testing.assert_allclose(gb.numpy(), [2.0, 4.0])
+    np.testing.assert_allclose(gc.numpy(), [6.0])
+    (gb.sum() + gc.sum()).backward()
+    np.testing.assert_allclose(b.grad.numpy(), [2.0, 2.0])
+    np.testing.assert_allclose(c.grad.numpy(), [2.0])
+    (gs,) = paddle.grad((paddle.stack([b, b]) ** 2).sum(), b, create_graph=True)
+    np.testing.assert_allclose(gs.numpy(), [4.0, 8.0])

@@ -138,10 +138,6 @@ def test_tuple_outputs_and_inputs_nest_ys_then_xs():
     np.testing.assert_allclose(J[1][1][:].numpy(), np.broadcast_to(2 * b0, (3, 2)))
 
 
-@pytest.mark.xfail(reason="eager engine: under create_graph=True, GradNode.apply wraps the "
-                          "per-output list a backward op with one Tensor[] output "
-                          "(concat_grad, stack_grad) returns once more, so the gradients of "
-                          "concat's inputs go to the wrong edges", strict=True)
 def test_jacobian_through_concat():
     b = leaf([1.0, 2.0])
     J = paddle.autograd.jacobian(paddle.concat([b, b[:1]]) ** 2, b)
