@@ -169,11 +169,13 @@ def test_rnn_and_birnn_wrappers_take_sequence_length():
     np.testing.assert_allclose(single.numpy()[1, :3], alone.numpy()[0, :, 3:], atol=1e-6)
 
 
-def test_unknown_time_length_under_to_static_is_a_clear_error():
+def test_cell_wrapper_with_unknown_time_length_under_to_static_is_a_clear_error():
+    """The fused layers loop over an unknown time length (tests/jit/test_rnn_dynamic_time.py);
+    nn.RNN over a cell still unrolls, so it needs the length when the Program is built."""
     import sampan
     from sampan.static import InputSpec
-    lstm = nn.LSTM(3, 4)
-    fn = sampan.jit.to_static(lambda x: lstm(x)[0],
+    rnn = nn.RNN(nn.LSTMCell(3, 4))
+    fn = sampan.jit.to_static(lambda x: rnn(x)[0],
                               input_spec=[InputSpec([None, None, 3], "float32")])
     with pytest.raises(ValueError, match="time dimension"):
         fn(sampan.randn([2, 5, 3]))

@@ -6,6 +6,7 @@ from ...ops._generated import api
 from .. import functional as F
 from ..initializer import Uniform
 from .layers import Layer
+from .recurrence import run_loop, run_steps, time_steps, time_unknown, to_time_major
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "SimpleRNN", "LSTM", "GRU"]
 
@@ -43,77 +44,6 @@ def cell_step(mode, x, state, weights):
     act = api.relu if mode == "RNN_RELU" else api.tanh
     h = act(api.add(gx, gh))
     return h, h
-
-
-def time_steps(inputs, time_major, layer):
-    """The per-step [batch, ...] slices of inputs in time order. The recurrence is unrolled
-    step by step, so the number of steps must be known when a static Program is built."""
-    axis = 0 if time_major else 1
-    steps = inputs.shape[axis]
-    if steps < 0:
-        raise ValueError(
-            f"{layer}: the time dimension (axis {axis}) of the input, shape {inputs.shape}, "
-            f"is unknown while the Program is built; recurrent layers unroll over time, so "
-            f"give the InputSpec (or the first call) a fixed sequence length and pad shorter "
-            f"sequences (with sequence_length=...)")
-    x = inputs if time_major else api.transpose(inputs, [1, 0] + list(range(2, len(
-        inputs.shape))))
-    return [api.squeeze(s, [0]) for s in api.split(x, [1] * steps, 0)]
-
-
-def length_masks(sequence_length, steps):
-    """Per time step, a [batch, 1] bool tensor: True where the step lies within its
-    sequence (`sequence_length` holds each sequence's length)."""
-    lengths = api.unsqueeze(api.cast(sequence_length, "int64"), [1])
-    return [api.less_than(api.full([1, 1], t, "int64"), lengths) for t in range(steps)]
-
-
-def reverse_within_lengths(steps, sequence_length):
-    """The [batch, ...] steps with each sequence's first `length` entries in reverse order
-    and its padding steps in place, so a reverse pass starts at every sequence's own end
-    (applying it twice restores the order)."""
-    x = api.stack(steps, 0)
-    t = api.unsqueeze(api.arange(0, len(steps), 1, "int64"), [1])
-    lengths = api.unsqueeze(api.cast(sequence_length, "int64"), [0])
-    index = api.where(api.less_than(t, lengths), lengths - 1 - t, t)
-    index = api.reshape(index, index.shape + [1] * (len(x.shape) - 2))
-    return [api.squeeze(s, [0]) for s in api.split(api.take_along_axis(x, index, 0),
-                                                     [1] * len(steps), 0)]
-
-
-def _masked_step(mask, output, state, new_state):
-    """A time step's (output, state) under `mask`: past a sequence's end the output is zero
-    and the state carries over unchanged (the padding never reaches the final state)."""
-    if isinstance(new_state, (tuple, list)):
-        old = state if state is not None else [api.full_like(n, 0.0) for n in new_state]
-        new_state = type(new_state)(api.where(mask, n, o) for n, o in zip(new_state, old))
-    else:
-        old = state if state is not None else api.full_like(new_state, 0.0)
-        new_state = api.where(mask, new_state, old)
-    return api.where(mask, output, api.full_like(output, 0.0)), new_state
-
-
-def run_steps(step, steps, state, reverse, sequence_length=None):
-    """Run `step(x, state) -> (output, state)` over the [batch, ...] steps (backwards when
-    `reverse`); returns (outputs in time order, final state). With `sequence_length`, steps
-    past a sequence's length leave its state alone and output zeros, and the reverse pass
-    starts at each sequence's last step. `state` None means the step's own zero state."""
-    if sequence_length is None:
-        outputs = []
-        for x in (reversed(steps) if reverse else steps):
-            output, state = step(x, state)
-            outputs.append(output)
-        return (outputs[::-1] if reverse else outputs), state
-    if reverse:
-        steps = reverse_within_lengths(steps, sequence_length)
-    outputs = []
-    for x, mask in zip(steps, length_masks(sequence_length, len(steps))):
-        output, new_state = step(x, state)
-        output, state = _masked_step(mask, output, state, new_state)
-        outputs.append(output)
-    if reverse:
-        outputs = reverse_within_lengths(outputs, sequence_length)
-    return outputs, state
 
 
 def _zeros(like, axis, hidden, dtype):
@@ -227,7 +157,13 @@ class _RNNBase(Layer):
         return [api.squeeze(h, [0]) for h in api.split(initial_states, [1] * count, 0)]
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
-        steps = time_steps(inputs, self.time_major, type(self).__name__)
+        # `seq` is a list of [batch, ...] steps (unrolled), or, when the time length is
+        # unknown while a Program is built, one [time, batch, ...] tensor run by a while op.
+        looped = time_unknown(inputs, self.time_major)
+        if looped:
+            seq, run = to_time_major(inputs, self.time_major), run_loop
+        else:
+            seq, run = time_steps(inputs, self.time_major, type(self).__name__), run_steps
         states = self._initial(initial_states, inputs, inputs.dtype)
         finals = []
         for k in range(self.num_layers):
@@ -236,19 +172,29 @@ class _RNNBase(Layer):
                 idx = k * self.num_directions + d
                 weights = _weights(self, self._suffixes[idx])
                 step = functools.partial(cell_step, self._mode, weights=weights)
-                outs, final = run_steps(step, steps, states[idx], d == 1, sequence_length)
+                outs, final = run(step, seq, states[idx], d == 1, sequence_length)
                 per_dir.append(outs)
                 finals.append(final)
-            steps = [api.concat(list(hs), -1) if len(hs) > 1 else hs[0]
-                     for hs in zip(*per_dir)]
+            seq = _side_by_side(per_dir)
             if self.dropout and self.training and k < self.num_layers - 1:
-                steps = [F.dropout(s, self.dropout) for s in steps]
-        out = api.stack(steps, 0)
+                seq = F.dropout(seq, self.dropout) if looped else [
+                    F.dropout(s, self.dropout) for s in seq]
+        out = seq if looped else api.stack(seq, 0)
         out = out if self.time_major else api.transpose(out, [1, 0, 2])
         if self._mode == "LSTM":
             hs, cs = zip(*finals)
             return out, (api.stack(list(hs), 0), api.stack(list(cs), 0))
         return out, api.stack(finals, 0)
+
+
+def _side_by_side(per_dir):
+    """The directions' outputs concatenated on the feature axis: per step for lists of
+    steps, at once for [time, batch, ...] tensors."""
+    if len(per_dir) == 1:
+        return per_dir[0]
+    if isinstance(per_dir[0], list):
+        return [api.concat(list(hs), -1) for hs in zip(*per_dir)]
+    return api.concat(per_dir, -1)
 
 
 class SimpleRNN(_RNNBase):
