@@ -169,13 +169,32 @@ def test_rnn_and_birnn_wrappers_take_sequence_length():
     np.testing.assert_allclose(single.numpy()[1, :3], alone.numpy()[0, :, 3:], atol=1e-6)
 
 
-def test_cell_wrapper_with_unknown_time_length_under_to_static_is_a_clear_error():
-    """The fused layers loop over an unknown time length (tests/jit/test_rnn_dynamic_time.py);
-    nn.RNN over a cell still unrolls, so it needs the length when the Program is built."""
+@pytest.mark.parametrize("cell", [nn.SimpleRNNCell, nn.LSTMCell, nn.GRUCell])
+def test_cell_wrappers_loop_over_an_unknown_time_length_under_to_static(cell):
+    """nn.RNN (both directions) and nn.BiRNN run one while op over time when the time length
+    is unknown while the Program is built; outputs and gradients equal the eager run's."""
     import sampan
     from sampan.static import InputSpec
-    rnn = nn.RNN(nn.LSTMCell(3, 4))
-    fn = sampan.jit.to_static(lambda x: rnn(x)[0],
-                              input_spec=[InputSpec([None, None, 3], "float32")])
-    with pytest.raises(ValueError, match="time dimension"):
-        fn(sampan.randn([2, 5, 3]))
+    sampan.seed(3)
+    fw, bw = nn.RNN(cell(3, 4)), nn.RNN(cell(3, 4), is_reverse=True)
+    bi = nn.BiRNN(cell(3, 4), cell(3, 4))
+
+    def total(x, lengths):
+        return sum(layer(x, sequence_length=lengths)[0].sum() for layer in (fw, bw, bi))
+
+    specs = [InputSpec([None, None, 3], "float32"), InputSpec([None], "int64")]
+    static = sampan.jit.to_static(total, input_spec=specs)
+    x = sampan.randn([2, 5, 3])
+    lengths = sampan.to_tensor([5, 3], "int64")
+    params = fw.parameters() + bw.parameters() + bi.parameters()
+    grads = []
+    for run in (total, static):
+        loss = run(x, lengths)
+        loss.backward()
+        grads.append((loss.numpy(), [p.grad.numpy().copy() for p in params]))
+        for p in params:
+            p.clear_grad()
+    np.testing.assert_allclose(grads[1][0], grads[0][0], rtol=1e-5)
+    for got, want in zip(grads[1][1], grads[0][1]):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+    assert "while" in str(static.concrete_program.main_program)

@@ -1,6 +1,6 @@
 """Python lists appended inside Tensor loops, as static tensor arrays (`ArrayList`)."""
-from ...static.control_flow import array_length, array_read, array_write, create_array
-from .array_join import array_join
+from ...static.control_flow import (array_join, array_length, array_read, array_write,
+                                    create_array)
 from .common import is_variable
 
 __all__ = ["ArrayList", "to_array", "reader"]

@@ -5,7 +5,7 @@ from .. import functional as F
 from ..functional import extra as FX
 from .activation import _activation
 from .layers import Layer
-from .rnn import run_steps, time_steps
+from .recurrence import run_loop, run_steps, time_steps, time_unknown, to_time_major
 
 __all__ = ["Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Hardshrink", "Softshrink",
            "GLU", "ChannelShuffle", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN",
@@ -121,9 +121,13 @@ class AdaptiveMaxPool1D(_Call):
 def _run_cell(cell, inputs, states, time_major, reverse, sequence_length):
     """Run cell over the time axis (padded sequences when `sequence_length` is given);
     returns (stacked outputs, final states)."""
-    steps = time_steps(inputs, time_major, type(cell).__name__)
-    outputs, states = run_steps(cell, steps, states, reverse, sequence_length)
-    out = api.stack(outputs, 0)
+    if time_unknown(inputs, time_major):
+        out, states = run_loop(cell, to_time_major(inputs, time_major), states, reverse,
+                               sequence_length)
+    else:
+        steps = time_steps(inputs, time_major, type(cell).__name__)
+        outputs, states = run_steps(cell, steps, states, reverse, sequence_length)
+        out = api.stack(outputs, 0)
     if not time_major:
         out = api.transpose(out, [1, 0] + list(range(2, len(out.shape))))
     return out, states

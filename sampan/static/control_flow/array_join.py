@@ -4,9 +4,9 @@ import numpy as np
 
 from ...core.unique_name import generate
 from ...executor.bind import Bound
-from ...static.control_flow.rules import differentiable, grad_out, read_grad, register
-from ...static.mode import user_origin
-from ...static.program_state import default_main_program
+from ..mode import user_origin
+from ..program_state import default_main_program
+from .rules import differentiable, grad_out, read_grad, register
 
 __all__ = ["array_join"]
 
