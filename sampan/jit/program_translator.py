@@ -10,7 +10,7 @@ from ..core.dispatch import current_mode, mode_guard
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
 from ..static.framework import Program
-from ..static.mode import STATIC
+from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline
 from .cache import RetraceMonitor, parameter_names, value_key, with_specs
 from .converters.common import JST
@@ -114,13 +114,24 @@ def _declare(block, tensor):
     if getattr(tensor, "trainable", None) is not None:
         return block.create_parameter(name, tensor.shape, tensor.dtype,
                                       trainable=not tensor.stop_gradient)
-    return block.create_var(name, tensor.shape, tensor.dtype, persistable=True)
+    return block.create_var(name, tensor.shape, tensor.dtype, persistable=True,
+                            stop_gradient=tensor.stop_gradient)
 
 
 @contextlib.contextmanager
 def _static_state(layer, block):
-    """Inside: the layer tree's parameters and buffers are Variables; yields [(name, tensor)]."""
+    """Inside: the layer tree's parameters and buffers are Variables, and so is every other
+    eager tensor an op reads (parameters of layers outside the tree, closure tensors);
+    yields [(name, tensor)], the tensors each run feeds."""
     swapped, state, made = [], [], {}
+
+    def declared(tensor):
+        var = made.get(id(tensor))
+        if var is None:
+            var = made[id(tensor)] = _declare(block, tensor)
+            state.append((var.name, tensor))
+        return var
+
     tables = ([] if layer is None else
               [t for sub in layer.sublayers(include_self=True)
                for t in (sub._parameters, sub._buffers)])
@@ -128,12 +139,10 @@ def _static_state(layer, block):
         for table in tables:
             for key, tensor in list(table.items()):
                 if isinstance(tensor, Tensor):
-                    if id(tensor) not in made:
-                        made[id(tensor)] = _declare(block, tensor)
-                        state.append((made[id(tensor)].name, tensor))
                     swapped.append((table, key, tensor))
-                    table[key] = made[id(tensor)]
-        yield state
+                    table[key] = declared(tensor)
+        with capturing_tensors(declared):
+            yield state
     finally:
         for table, key, tensor in swapped:
             table[key] = tensor

@@ -1,6 +1,8 @@
 """StaticMode: append an Operator to the current Block; outputs get inferred metas."""
+import contextlib
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -14,7 +16,7 @@ from .framework import Variable
 from .program_state import default_main_program
 
 __all__ = ["StaticMode", "STATIC", "user_origin", "constant_var",
-           "register_origin_translator"]
+           "register_origin_translator", "capturing_tensors"]
 
 _SAMPAN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRANSLATORS = []
@@ -56,6 +58,29 @@ def constant_var(value, like=None):
     return STATIC.run_op(OPS["assign_value"], (), (tuple(array.shape), dt, array.tolist()))
 
 
+class _Capture(threading.local):
+    """Per thread: how an eager tensor read by a static op enters the Program (None: as a
+    constant holding its current values)."""
+
+    tensor_to_var = None
+
+
+_CAPTURE = _Capture()
+
+
+@contextlib.contextmanager
+def capturing_tensors(tensor_to_var):
+    """Inside: an eager tensor given to a static op becomes `tensor_to_var(tensor)`, a
+    Variable (to_static reads parameters and tensors from outside the function as inputs of
+    each run, so they train and stay current, instead of freezing them as constants)."""
+    previous = _CAPTURE.tensor_to_var
+    _CAPTURE.tensor_to_var = tensor_to_var
+    try:
+        yield
+    finally:
+        _CAPTURE.tensor_to_var = previous
+
+
 def _first_dtype(tensors):
     for t in tensors:
         if isinstance(t, Variable):
@@ -75,6 +100,8 @@ def _as_var(op, name, kind, value, like):
         return None
     if isinstance(value, Variable):
         return value
+    if _CAPTURE.tensor_to_var is not None and hasattr(value, "_node"):
+        return _CAPTURE.tensor_to_var(value)
     if isinstance(value, (bool, int, float, np.ndarray, np.generic)) or hasattr(value, "numpy"):
         return constant_var(value, like)
     raise TypeError(f"{op.name}(): argument '{name}' must be a Variable, got "
