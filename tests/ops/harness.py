@@ -81,7 +81,15 @@ def differentiable_inputs(case):
     if case.grad is not None:
         names = [n for n in names if n in case.grad]
     return [n for n in names if case.inputs.get(n) is not None and not isinstance(
-        case.inputs[n], list) and case.inputs[n].dtype.kind == "f" and case.inputs[n].size]
+        case.inputs[n], list) and case.inputs[n].dtype.kind in "fc" and case.inputs[n].size]
+
+
+def _weight(rng, array):
+    """Random weights shaped and typed like `array` (complex arrays get both parts)."""
+    w = rng.uniform(0.5, 1.5, size=array.shape)
+    if array.dtype.kind == "c":
+        w = w + 1j * rng.uniform(-1.0, 1.0, size=array.shape)
+    return w.astype(array.dtype)
 
 
 def grad_weights(case, outputs):
@@ -92,9 +100,18 @@ def grad_weights(case, outputs):
     for pos in op.grad_outputs:
         out = outputs[pos]
         items = out if isinstance(out, list) else [out]
-        weights[pos] = [rng.uniform(0.5, 1.5, size=t.numpy().shape).astype(t.numpy().dtype)
-                        for t in items]
+        weights[pos] = [_weight(rng, t.numpy()) for t in items]
     return weights
+
+
+def weighted_total(weights, result):
+    """The real loss sum_k sum(re(conj(w_k) * out_k)) whose output gradients are the weights
+    (for complex outputs too: d/d(re) + i d/d(im), Paddle's convention)."""
+    total = 0.0
+    for p, ws in weights.items():
+        items = result[p] if isinstance(result[p], list) else [result[p]]
+        total += sum(float(np.real(np.sum(np.conj(w) * r))) for w, r in zip(ws, items))
+    return total
 
 
 def weighted_sum(case, arrays):
@@ -104,26 +121,24 @@ def weighted_sum(case, arrays):
 
 
 def numeric_grad(case, name, weights):
-    """Central-difference gradient of the weighted output sum w.r.t. input `name`."""
+    """Central-difference gradient of the weighted output sum w.r.t. input `name` (for a
+    complex input, d/d(re) + i d/d(im))."""
     op = OPS[case.op]
     base = [None if v is None else (list(v) if isinstance(v, list) else v.copy())
             for v in inputs_in_order(case)]
     pos = op.tensor_names.index(name)
     x = base[pos]
     grad = np.zeros_like(x)
+    units = (1.0, 1j) if x.dtype.kind == "c" else (1.0,)
     for i in range(x.size):
         old = x.flat[i]
-        vals = []
-        for delta in (EPS, -EPS):
-            x.flat[i] = old + delta
-            result = weighted_sum(case, base)
-            total = 0.0
-            for p, ws in weights.items():
-                items = result[p] if isinstance(result[p], list) else [result[p]]
-                total += sum(float(np.sum(w * r)) for w, r in zip(ws, items))
-            vals.append(total)
-        x.flat[i] = old
-        grad.flat[i] = (vals[0] - vals[1]) / (2 * EPS)
+        for unit in units:
+            vals = []
+            for delta in (EPS, -EPS):
+                x.flat[i] = old + delta * unit
+                vals.append(weighted_total(weights, weighted_sum(case, base)))
+            x.flat[i] = old
+            grad.flat[i] += unit * (vals[0] - vals[1]) / (2 * EPS)
     return grad
 
 
