@@ -19,11 +19,14 @@ __all__ = [
     "allclose",
     "amax",
     "amin",
+    "angle",
     "any",
     "arange",
     "argmax",
     "argmin",
     "argsort",
+    "as_complex",
+    "as_real",
     "asin",
     "asinh",
     "assign",
@@ -44,6 +47,7 @@ __all__ = [
     "cholesky",
     "clip",
     "col2im",
+    "complex",
     "concat",
     "conj",
     "conv2d",
@@ -74,6 +78,9 @@ __all__ = [
     "expand",
     "expm1",
     "eye",
+    "fft_c2c",
+    "fft_c2r",
+    "fft_r2c",
     "flatten",
     "flip",
     "floor",
@@ -297,6 +304,11 @@ def amin(x, axis=[], keepdim=False, name=None):
     return dispatch(OPS["amin"], (x,), (int_tuple(axis), as_bool(keepdim)))
 
 
+def angle(x, name=None):
+    """Elementwise argument of x in radians (0 or pi for a real x), in x's real dtype."""
+    return dispatch(OPS["angle"], (x,), ())
+
+
 def any(x, axis=[], keepdim=False, name=None):
     """Whether any element over axis ([] = every axis) is true; bool output."""
     return dispatch(OPS["any"], (x,), (int_tuple(axis), as_bool(keepdim)))
@@ -320,6 +332,16 @@ def argmin(x, axis=None, keepdim=False, dtype='int64', name=None):
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
     """The int64 indices that sort x along axis."""
     return dispatch(OPS["argsort"], (x,), (as_int(axis), as_bool(descending), as_bool(stable)))
+
+
+def as_complex(x, name=None):
+    """Complex tensor from a float one whose last axis (size 2) holds the real and imaginary parts."""
+    return dispatch(OPS["as_complex"], (x,), ())
+
+
+def as_real(x, name=None):
+    """Float tensor with a new last axis of size 2 holding the real and imaginary parts of the complex x."""
+    return dispatch(OPS["as_real"], (x,), ())
 
 
 def asin(x, name=None):
@@ -421,6 +443,11 @@ def clip(x, min=None, max=None, name=None):
 def col2im(x, output_sizes, kernel_sizes, strides=[1, 1], paddings=[0, 0, 0, 0], dilations=[1, 1], name=None):
     """Columns [N, C*kh*kw, L] summed back into an NCHW image of output_sizes (Paddle's fold, the adjoint of im2col)."""
     return dispatch(OPS["col2im"], (x,), (int_tuple(output_sizes), int_tuple(kernel_sizes), int_tuple(strides), int_tuple(paddings), int_tuple(dilations)))
+
+
+def complex(real, imag, name=None):
+    """The complex tensor real + i * imag (two float tensors of one dtype, broadcast)."""
+    return dispatch(OPS["complex"], (real, imag), ())
 
 
 def concat(x, axis=0, name=None):
@@ -571,6 +598,21 @@ def expm1(x, name=None):
 def eye(num_rows, num_columns=-1, dtype=None, name=None):
     """Identity matrix of num_rows x num_columns (-1 means square); dtype None gives the default float."""
     return dispatch(OPS["eye"], (), (as_int(num_rows), as_int(num_columns), dtype_or_none(dtype)))
+
+
+def fft_c2c(x, axes, normalization='backward', forward=True, name=None):
+    """Complex-to-complex discrete Fourier transform of x over axes (e^-i when forward), scaled as normalization ("backward", "forward" or "ortho") says for that direction."""
+    return dispatch(OPS["fft_c2c"], (x,), (int_tuple(axes), normalization, as_bool(forward)))
+
+
+def fft_c2r(x, axes, normalization='backward', forward=False, last_dim_size=0, name=None):
+    """Real discrete Fourier transform over axes of the Hermitian spectrum whose non-negative half on the last axis is x; last_dim_size output points there (0 means 2 * (m - 1))."""
+    return dispatch(OPS["fft_c2r"], (x,), (int_tuple(axes), normalization, as_bool(forward), as_int(last_dim_size)))
+
+
+def fft_r2c(x, axes, normalization='backward', forward=True, onesided=True, name=None):
+    """Discrete Fourier transform of a real x over axes, keeping only the n // 2 + 1 non-negative frequencies of the last axis when onesided."""
+    return dispatch(OPS["fft_r2c"], (x,), (int_tuple(axes), normalization, as_bool(forward), as_bool(onesided)))
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):

@@ -95,6 +95,31 @@ def amin_grad_maker(op, grad_of):
              'keepdim': op.attr('keepdim')})
 
 
+def angle_grad_maker(op, grad_of):
+    """angle_grad for one angle Operator."""
+    return ("angle_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def as_complex_grad_maker(op, grad_of):
+    """as_complex_grad for one as_complex Operator."""
+    return ("as_complex_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def as_real_grad_maker(op, grad_of):
+    """as_real_grad for one as_real Operator."""
+    return ("as_real_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
 def asin_grad_maker(op, grad_of):
     """asin_grad for one asin Operator."""
     return ("asin_grad",
@@ -227,6 +252,17 @@ def col2im_grad_maker(op, grad_of):
              'dilations': op.attr('dilations')})
 
 
+def complex_grad_maker(op, grad_of):
+    """complex_grad for one complex Operator."""
+    return ("complex_grad",
+            {'real': op.input('real'),
+             'imag': op.input('imag'),
+             'out_grad': grad_of(op.output('out'))},
+            {'real_grad': grad_of(op.input('real')),
+             'imag_grad': grad_of(op.input('imag'))},
+            {})
+
+
 def concat_grad_maker(op, grad_of):
     """concat_grad for one concat Operator."""
     return ("concat_grad",
@@ -242,6 +278,14 @@ def concat_grad_grad_maker(op, grad_of):
             {'x_grad_grad': grad_of(op.output('x_grad'))},
             {'out_grad_grad': grad_of(op.input('out_grad'))},
             {'axis': op.attr('axis')})
+
+
+def conj_grad_maker(op, grad_of):
+    """conj_grad for one conj Operator."""
+    return ("conj_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
 
 
 def conv2d_grad_maker(op, grad_of):
@@ -599,6 +643,40 @@ def expm1_grad_maker(op, grad_of):
             {})
 
 
+def fft_c2c_grad_maker(op, grad_of):
+    """fft_c2c_grad for one fft_c2c Operator."""
+    return ("fft_c2c_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'axes': op.attr('axes'),
+             'normalization': op.attr('normalization'),
+             'forward': op.attr('forward')})
+
+
+def fft_c2r_grad_maker(op, grad_of):
+    """fft_c2r_grad for one fft_c2r Operator."""
+    return ("fft_c2r_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'axes': op.attr('axes'),
+             'normalization': op.attr('normalization'),
+             'forward': op.attr('forward'),
+             'last_dim_size': op.attr('last_dim_size')})
+
+
+def fft_r2c_grad_maker(op, grad_of):
+    """fft_r2c_grad for one fft_r2c Operator."""
+    return ("fft_r2c_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'axes': op.attr('axes'),
+             'normalization': op.attr('normalization'),
+             'forward': op.attr('forward'),
+             'onesided': op.attr('onesided')})
+
+
 def flatten_grad_maker(op, grad_of):
     """flatten_grad for one flatten Operator."""
     return ("flatten_grad",
@@ -855,6 +933,15 @@ def im2col_grad_maker(op, grad_of):
              'strides': op.attr('strides'),
              'paddings': op.attr('paddings'),
              'dilations': op.attr('dilations')})
+
+
+def imag_grad_maker(op, grad_of):
+    """imag_grad for one imag Operator."""
+    return ("imag_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
 
 
 def index_select_grad_maker(op, grad_of):
@@ -1374,6 +1461,15 @@ def put_along_axis_grad_maker(op, grad_of):
              'values_grad': grad_of(op.input('values'))},
             {'axis': op.attr('axis'),
              'reduce': op.attr('reduce')})
+
+
+def real_grad_maker(op, grad_of):
+    """real_grad for one real Operator."""
+    return ("real_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
 
 
 def reciprocal_grad_maker(op, grad_of):
@@ -2046,6 +2142,9 @@ GRAD_MAKERS = {
     "affine_grid_grad": affine_grid_grad_grad_maker,
     "amax": amax_grad_maker,
     "amin": amin_grad_maker,
+    "angle": angle_grad_maker,
+    "as_complex": as_complex_grad_maker,
+    "as_real": as_real_grad_maker,
     "asin": asin_grad_maker,
     "asinh": asinh_grad_maker,
     "assign": assign_grad_maker,
@@ -2059,8 +2158,10 @@ GRAD_MAKERS = {
     "cholesky": cholesky_grad_maker,
     "clip": clip_grad_maker,
     "col2im": col2im_grad_maker,
+    "complex": complex_grad_maker,
     "concat": concat_grad_maker,
     "concat_grad": concat_grad_grad_maker,
+    "conj": conj_grad_maker,
     "conv2d": conv2d_grad_maker,
     "conv2d_transpose": conv2d_transpose_grad_maker,
     "conv3d": conv3d_grad_maker,
@@ -2093,6 +2194,9 @@ GRAD_MAKERS = {
     "expand": expand_grad_maker,
     "expand_grad": expand_grad_grad_maker,
     "expm1": expm1_grad_maker,
+    "fft_c2c": fft_c2c_grad_maker,
+    "fft_c2r": fft_c2r_grad_maker,
+    "fft_r2c": fft_r2c_grad_maker,
     "flatten": flatten_grad_maker,
     "flatten_grad": flatten_grad_grad_maker,
     "flip": flip_grad_maker,
@@ -2119,6 +2223,7 @@ GRAD_MAKERS = {
     "i1e": i1e_grad_maker,
     "i1e_grad": i1e_grad_grad_maker,
     "im2col": im2col_grad_maker,
+    "imag": imag_grad_maker,
     "index_select": index_select_grad_maker,
     "index_select_grad": index_select_grad_grad_maker,
     "inv": inv_grad_maker,
@@ -2166,6 +2271,7 @@ GRAD_MAKERS = {
     "pow_grad": pow_grad_grad_maker,
     "prod": prod_grad_maker,
     "put_along_axis": put_along_axis_grad_maker,
+    "real": real_grad_maker,
     "reciprocal": reciprocal_grad_maker,
     "relu": relu_grad_maker,
     "relu6": relu6_grad_maker,
