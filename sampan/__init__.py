@@ -38,3 +38,4 @@ def seed(value):
     return _seed(value)
 from . import amp, linalg  # noqa: E402,F401
 from .nn.layer.extra import create_parameter  # noqa: E402,F401
+from . import fft, signal  # noqa: E402,F401
