@@ -1,0 +1,54 @@
+"""paddle.vision.ops: only ConvNormActivation, the block the vision models are built from.
+
+The detection operators of Paddle's module (nms, roi_align, deform_conv2d, yolo_box, ...) are
+not implemented; asking for one raises an AttributeError that says so.
+"""
+from .. import nn
+
+__all__ = ["ConvNormActivation"]
+
+
+class ConvNormActivation(nn.Sequential):
+    """Conv2D, then an optional norm layer, then an optional activation, as one Sequential
+    (sublayers "0", "1", "2", so state_dict keys match Paddle's).
+
+    Args:
+        in_channels, out_channels (int): channels in and out of the convolution.
+        kernel_size, stride (int): of the convolution (defaults 3 and 1).
+        padding (int, optional): default ``(kernel_size - 1) // 2 * dilation`` ("same").
+        groups (int): convolution groups (default 1).
+        norm_layer (callable, optional): built as ``norm_layer(out_channels)``; None for none.
+            Default ``nn.BatchNorm2D``.
+        activation_layer (callable, optional): built as ``activation_layer()``; None for none.
+            Default ``nn.ReLU``.
+        dilation (int): convolution dilation (default 1).
+        bias (bool, optional): whether the convolution has a bias; by default only when
+            there is no norm layer.
+
+    Example:
+        >>> block = ConvNormActivation(3, 16, kernel_size=3, stride=2)
+        >>> block(paddle.rand([1, 3, 8, 8])).shape
+        [1, 16, 4, 4]
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size=3, stride=1, padding=None,
+                 groups=1, norm_layer=nn.BatchNorm2D, activation_layer=nn.ReLU, dilation=1,
+                 bias=None):
+        if padding is None:
+            padding = (kernel_size - 1) // 2 * dilation
+        if bias is None:
+            bias = norm_layer is None
+        layers = [nn.Conv2D(in_channels, out_channels, kernel_size, stride, padding,
+                            dilation=dilation, groups=groups, bias_attr=None if bias else False)]
+        if norm_layer is not None:
+            layers.append(norm_layer(out_channels))
+        if activation_layer is not None:
+            layers.append(activation_layer())
+        super().__init__(*layers)
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise AttributeError(f"paddle.vision.ops.{name} is not implemented in sampan: of "
+                         f"paddle.vision.ops only ConvNormActivation is available")
