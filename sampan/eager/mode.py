@@ -26,6 +26,15 @@ def to_eager_tensor(value, like=None):
     raise TypeError(f"expected a Tensor, got {type(value).__name__}")
 
 
+_SCALARS = frozenset((float, int))
+
+
+def _scalar_operand(value, like):
+    """A Python float/int next to tensor `like`, as a 0-d tensor of the dtype it takes there."""
+    return wrap(np.array(value, dtypes.scalar_dtype(value, dtypes.from_numpy_dtype(
+        like._data.dtype)).np))
+
+
 def _first_dtype(tensors):
     """The dtype of the first real tensor among the arguments (for scalar operands)."""
     for t in tensors:
@@ -75,17 +84,23 @@ _checked = set()
 _CHECKED_LIMIT = 65536
 
 
+def _array_key(array):
+    """(shape, dtype) of an input array; a tuple of those for a list input; None for None."""
+    if array is None:
+        return None
+    if array.__class__ is list:
+        return tuple([(a.shape, a.dtype) for a in array])
+    return array.shape, array.dtype
+
+
 def _signature(op, arrays, attrs):
     """A hashable key of an op call's input shapes/dtypes and attributes (None if not)."""
     try:
-        if len(arrays) == 2:
-            a, b = arrays
-            key = (op, attrs, a.shape, a.dtype, b.shape, b.dtype)
-        elif len(arrays) == 1:
+        if len(arrays) == 1:
             a = arrays[0]
             key = (op, attrs, a.shape, a.dtype)
         else:
-            key = (op, attrs, *[(a.shape, a.dtype) for a in arrays])
+            key = (op, attrs, *[_array_key(a) for a in arrays])
         hash(key)
     except (AttributeError, TypeError):
         return None
@@ -202,8 +217,13 @@ class EagerMode:
         if op.single_output:
             if len(tensors) == 2:
                 a, b = tensors
-                if a.__class__ is Tensor and b.__class__ is Tensor:
-                    return _binary(op, a, b, attrs)
+                if a.__class__ is Tensor:
+                    if b.__class__ is Tensor:
+                        return _binary(op, a, b, attrs)
+                    if b.__class__ in _SCALARS:
+                        return _binary(op, a, _scalar_operand(b, a), attrs)
+                elif a.__class__ in _SCALARS and b.__class__ is Tensor:
+                    return _binary(op, _scalar_operand(a, b), b, attrs)
             elif len(tensors) == 1 and tensors[0].__class__ is Tensor:
                 return _unary(op, tensors[0], attrs)
         try:
