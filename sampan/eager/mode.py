@@ -96,11 +96,7 @@ def _array_key(array):
 def _signature(op, arrays, attrs):
     """A hashable key of an op call's input shapes/dtypes and attributes (None if not)."""
     try:
-        if len(arrays) == 1:
-            a = arrays[0]
-            key = (op, attrs, a.shape, a.dtype)
-        else:
-            key = (op, attrs, *[_array_key(a) for a in arrays])
+        key = (op, attrs, *[_array_key(a) for a in arrays])
         hash(key)
     except (AttributeError, TypeError):
         return None

@@ -73,15 +73,28 @@ def concat(x, axis):
     return np.concatenate(x, axis=axis)
 
 
+def _cut(x, sizes, axis):
+    """Views of x along `axis`, one per size (basic slicing: np.split's Python layers cost
+    several times more on small arrays)."""
+    index = [slice(None)] * x.ndim
+    axis %= x.ndim
+    pieces, start = [], 0
+    for size in sizes:
+        index[axis] = slice(start, start + size)
+        pieces.append(x[tuple(index)])
+        start += size
+    return pieces
+
+
 def concat_grad(x, out_grad, axis):
     """out_grad cut into pieces shaped like the inputs."""
-    axis = axis % out_grad.ndim
-    bounds = np.cumsum([part.shape[axis] for part in x[:-1]])
-    return np.split(out_grad, bounds, axis=axis)
+    return _cut(out_grad, [part.shape[axis % out_grad.ndim] for part in x], axis)
 
 
 def stack(x, axis):
-    """Arrays of one shape stacked along a new axis."""
+    """Arrays of one shape stacked along a new axis (np.array builds axis 0 in C)."""
+    if axis == 0 and x:
+        return np.array(x)
     return np.stack(x, axis=axis)
 
 
@@ -93,8 +106,7 @@ def stack_grad(x, out_grad, axis):
 
 def split(x, sections, axis):
     """Views of x along `axis` with the given sizes (one -1 inferred)."""
-    sizes = _split_sizes(x.shape[axis], sections)
-    return np.split(x, np.cumsum(sizes[:-1]), axis=axis)
+    return _cut(x, _split_sizes(x.shape[axis], sections), axis)
 
 
 def _expanded_shape(x_shape, shape):
