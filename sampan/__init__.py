@@ -40,3 +40,4 @@ from . import amp, linalg  # noqa: E402,F401
 from .nn.layer.extra import create_parameter  # noqa: E402,F401
 from . import fft, signal  # noqa: E402,F401
 from . import vision  # noqa: E402,F401
+from . import distribution  # noqa: E402,F401
