@@ -144,9 +144,15 @@ def subtract_grad(x, y, out_grad):
     return _grad_for(x, out_grad), _grad_for(y, -out_grad)
 
 
+def _conj(a):
+    """The complex conjugate of a complex array, any other array itself (gradients of complex
+    inputs follow the conjugate convention: d/dx of x * y sends out_grad * conj(y))."""
+    return a.conj() if a.dtype.kind == "c" else a
+
+
 def multiply_grad(x, y, out_grad):
     """Gradients of x * y."""
-    return _grad_for(x, out_grad * y), _grad_for(y, out_grad * x)
+    return _grad_for(x, out_grad * _conj(y)), _grad_for(y, out_grad * _conj(x))
 
 
 def multiply_double_grad(x, y, out_grad, x_grad_grad, y_grad_grad):
@@ -159,8 +165,8 @@ def multiply_double_grad(x, y, out_grad, x_grad_grad, y_grad_grad):
 
 def divide_grad(x, y, out, out_grad):
     """Gradients of x / y."""
-    x_part = out_grad / y
-    return _grad_for(x, x_part), _grad_for(y, -x_part * out)
+    x_part = out_grad / _conj(y)
+    return _grad_for(x, x_part), _grad_for(y, -x_part * _conj(out))
 
 
 def elementwise_pow_grad(x, y, out, out_grad):

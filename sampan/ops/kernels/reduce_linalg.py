@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from ..infer_meta.reduce_linalg import einsum_subscripts, reduced_axes, reduced_shape
+from .elementwise import _conj
 
 __all__ = [
     "reduce_sum", "sum_grad", "reduce_mean", "mean_grad", "reduce_max", "reduce_min",
@@ -378,13 +379,13 @@ def _operand_grad(grad, operand, transposed, lifted_axis):
 def _matmul_x_grad(x, y, out_grad, transpose_x, transpose_y):
     """Gradient of matmul(x, y) with respect to x."""
     _, right, grad = _lifted(x, y, out_grad, transpose_x, transpose_y)
-    return _operand_grad(grad @ _swap_last(right), x, transpose_x, -2)
+    return _operand_grad(grad @ _conj(_swap_last(right)), x, transpose_x, -2)
 
 
 def _matmul_y_grad(x, y, out_grad, transpose_x, transpose_y):
     """Gradient of matmul(x, y) with respect to y."""
     left, _, grad = _lifted(x, y, out_grad, transpose_x, transpose_y)
-    return _operand_grad(_swap_last(left) @ grad, y, transpose_y, -1)
+    return _operand_grad(_conj(_swap_last(left)) @ grad, y, transpose_y, -1)
 
 
 def matmul_grad(x, y, out_grad, transpose_x, transpose_y, *, need=(True, True)):
