@@ -238,3 +238,17 @@ def test_state_dict_order_and_shared_parameters_follow_paddle():
                                         "1.0.bias"]
     assert len(outer.parameters()) == 2
 
+
+
+def test_sublayers_may_use_common_private_names():
+    """Paddle models name sublayers `_drop`, `_conv`, `_pool`, ...; none is shadowed by a
+    Layer internal."""
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self._drop = nn.Dropout(0.5)
+            self._conv = nn.Linear(2, 2)
+
+    net = Net()
+    assert isinstance(net._drop, nn.Dropout) and isinstance(net._conv, nn.Linear)
+    assert [name for name, _ in net.named_sublayers()] == ["_drop", "_conv"]

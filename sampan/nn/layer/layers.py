@@ -88,11 +88,11 @@ class Layer:
         store = self.__dict__.get("_parameters")
         if isinstance(value, _PARAM_TYPES):
             self._require_init(store, name)
-            self._drop(name)
+            self._unregister_name(name)
             store[name] = value
         elif isinstance(value, Layer):
             self._require_init(store, name)
-            self._drop(name)
+            self._unregister_name(name)
             self._sub_layers[name] = value
         elif store is not None and name in self._buffers:
             if value is not None and not isinstance(value, _TENSOR_TYPES):
@@ -100,7 +100,7 @@ class Layer:
             self._buffers[name] = value
         else:
             if store is not None:
-                self._drop(name)
+                self._unregister_name(name)
             if name == "training":
                 _TreeEpoch.value += 1
             object.__setattr__(self, name, value)
@@ -110,7 +110,7 @@ class Layer:
         if store is None:
             raise RuntimeError(f"call super().__init__() before assigning {name!r}")
 
-    def _drop(self, name):
+    def _unregister_name(self, name):
         for table in (self._parameters, self._sub_layers, self._buffers):
             table.pop(name, None)
         self.__dict__.pop(name, None)
@@ -124,7 +124,7 @@ class Layer:
 
     def __delattr__(self, name):
         if name in self._parameters or name in self._sub_layers or name in self._buffers:
-            self._drop(name)
+            self._unregister_name(name)
             self._non_persistable_buffer_names.discard(name)
         else:
             object.__delattr__(self, name)
@@ -167,7 +167,7 @@ class Layer:
         """Register `parameter` (or None) under `name`."""
         if parameter is not None and not isinstance(parameter, _PARAM_TYPES):
             raise TypeError(f"parameter {name!r} must be a Parameter")
-        self._drop(name)
+        self._unregister_name(name)
         self._parameters[name] = parameter
         return parameter
 
@@ -175,7 +175,7 @@ class Layer:
         """Register `sublayer` under `name` and return it."""
         if not isinstance(sublayer, Layer):
             raise TypeError(f"sublayer {name!r} must be a Layer")
-        self._drop(str(name))
+        self._unregister_name(str(name))
         self._sub_layers[str(name)] = sublayer
         return sublayer
 
@@ -183,7 +183,7 @@ class Layer:
         """Register a state tensor; persistable buffers go into state_dict."""
         if tensor is not None and not isinstance(tensor, _TENSOR_TYPES):
             raise TypeError(f"buffer {name!r} must be a Tensor or None")
-        self._drop(name)
+        self._unregister_name(name)
         self._buffers[name] = tensor
         if persistable:
             self._non_persistable_buffer_names.discard(name)

@@ -80,9 +80,7 @@ class GoogLeNet(nn.Layer):
             self._pool_o1 = nn.AvgPool2D(kernel_size=5, stride=3)
             self._pool_o2 = nn.AvgPool2D(kernel_size=5, stride=3)
         if num_classes > 0:
-            # "_drop" as in Paddle, read through _sub_layers (sampan's Layer has a method
-            # of that name)
-            self.add_sublayer("_drop", nn.Dropout(p=0.4, mode="downscale_in_infer"))
+            self._drop = nn.Dropout(p=0.4, mode="downscale_in_infer")
             self._fc_out = nn.Linear(1024, num_classes, weight_attr=xavier(1024, 1))
             for i, channels in ((1, 512), (2, 528)):
                 setattr(self, f"_conv_o{i}", ConvLayer(channels, 128, 1))
@@ -111,7 +109,7 @@ class GoogLeNet(nn.Layer):
         if self.with_pool:
             out, out1, out2 = self._pool_5(out), self._pool_o1(out1), self._pool_o2(out2)
         if self.num_classes > 0:
-            out = self._fc_out(T.squeeze(self._sub_layers["_drop"](out), axis=[2, 3]))
+            out = self._fc_out(T.squeeze(self._drop(out), axis=[2, 3]))
             out1, out2 = self._aux(out1, 1), self._aux(out2, 2)
         return out, out1, out2
 

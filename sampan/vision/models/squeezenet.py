@@ -66,9 +66,7 @@ class SqueezeNet(nn.Layer):
         for i, (squeeze, expand) in enumerate(_FIRES, start=1):
             setattr(self, f"_conv{i}", MakeFire(channels, squeeze, expand, expand))
             channels = 2 * expand
-        # registered as "_drop" like Paddle's, but read through _sub_layers: sampan's Layer
-        # has an internal method of that name, which attribute lookup finds first
-        self.add_sublayer("_drop", nn.Dropout(p=0.5, mode="downscale_in_infer"))
+        self._drop = nn.Dropout(p=0.5, mode="downscale_in_infer")
         if num_classes > 0:
             self._conv9 = nn.Conv2D(512, num_classes, 1)
         self._avg_pool = nn.AdaptiveAvgPool2D(1)
@@ -80,7 +78,7 @@ class SqueezeNet(nn.Layer):
             if i in self._pool_after:
                 x = self._pool(x)
         if self.num_classes > 0:
-            x = self._conv9(self._sub_layers["_drop"](x))
+            x = self._conv9(self._drop(x))
         if self.with_pool:
             x = T.squeeze(self._avg_pool(F.relu(x)), axis=[2, 3])
         return x
