@@ -21,8 +21,10 @@ def _infer_array(data, dtype):
         array = data._data
     else:
         array = np.asarray(data)
-        if array.dtype == np.float64 and not _is_float64_source(data):
-            array = array.astype(dtypes.default_float().np)
+        if array.dtype.kind in "fc" and array.dtype.itemsize >= 8 and not isinstance(
+                data, (np.ndarray, np.generic)):
+            # Python floats/complexes take the default float (complex64 beside float32)
+            array = array.astype(_default_of_kind(array.dtype.kind))
         elif array.dtype.kind == "U" or array.dtype == object:
             raise TypeError(f"to_tensor: cannot make a tensor from {type(data).__name__} "
                             f"holding {array.dtype}")
@@ -31,9 +33,10 @@ def _infer_array(data, dtype):
     return array
 
 
-def _is_float64_source(data):
-    """True when data explicitly carries float64 (a NumPy array or scalar)."""
-    return isinstance(data, (np.ndarray, np.generic)) and data.dtype == np.float64
+def _default_of_kind(kind):
+    """The default float dtype ("f") or its complex counterpart ("c")."""
+    floating = dtypes.default_float().np
+    return floating if kind == "f" else np.result_type(floating, np.complex64)
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):

@@ -150,3 +150,11 @@ def test_out_of_range_index_is_an_index_error_naming_the_axis():
         x[5]
     with pytest.raises(ValueError, match="axis 1"):
         x[:, -4]
+
+
+def test_to_tensor_of_python_complex_takes_complex64():
+    """Python complexes follow the default float (complex64 beside float32); NumPy data
+    keeps its dtype."""
+    assert paddle.to_tensor(1 + 2j).dtype == paddle.complex64
+    assert paddle.to_tensor([1j, 2]).dtype == paddle.complex64
+    assert paddle.to_tensor(np.array([1j])).dtype == paddle.complex128
