@@ -71,8 +71,8 @@ def _fused_hard_label_loss(logits, label, ignore_index, reduction, axis):
         return api.sum(loss)
     if reduction != "mean":
         raise ValueError(f"reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
-    valid = api.cast(api.not_equal(label, api.full_like(label, ignore_index)), loss.dtype)
-    return api.divide(api.sum(loss), api.sum(valid))
+    valid = api.not_equal(label, ignore_index)
+    return api.divide(api.sum(loss), api.sum(valid, [], loss.dtype))
 
 
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
