@@ -1,10 +1,12 @@
 """paddle.linalg: decompositions, solvers and norms over the last two axes (batched)."""
 from .ops._generated import api
 from .tensor.extra import cross, matrix_norm, norm, vector_norm
+from .tensor.linalg import corrcoef, cov, eig, eigvals, lu, lu_unpack
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "slogdet", "solve", "cholesky",
            "qr", "svd", "eigh", "eigvalsh", "matrix_power", "pinv", "matrix_rank", "cond",
-           "multi_dot", "lstsq", "cross", "triangular_solve", "cholesky_solve"]
+           "multi_dot", "lstsq", "cross", "triangular_solve", "cholesky_solve", "eig", "eigvals",
+           "lu", "lu_unpack", "cov", "corrcoef"]
 
 inv = api.inv
 det = api.det

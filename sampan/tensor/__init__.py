@@ -22,6 +22,8 @@ from .inplace import *  # noqa: F401,F403
 from .inplace import METHODS as _inplace_methods, __all__ as _inplace_names
 from .manipulation import *  # noqa: F401,F403
 from .manipulation import __all__ as _manipulation_names
+from .linalg import *  # noqa: F401,F403
+from .linalg import METHODS as _linalg_methods, __all__ as _linalg_names
 from .logic import *  # noqa: F401,F403
 from .logic import __all__ as _logic_names
 from .math import *  # noqa: F401,F403
@@ -36,8 +38,9 @@ from .methods import install_methods as _install_methods
 __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names)
                  | set(_math_names) | set(_extra_names) | set(_inplace_names)
                  | set(_cumulative_names) | set(_search_names) | set(_logic_names)
-                 | set(_construct_names) | set(_scatter_names)
+                 | set(_construct_names) | set(_scatter_names) | set(_linalg_names)
                  | {"create_array", "array_write", "array_read", "array_length"})
 _install_methods(_sys.modules[__name__], __all__)
 _install_method_table(_inplace_methods)
 _install_method_table(_conversion_methods)
+_install_method_table(_linalg_methods)

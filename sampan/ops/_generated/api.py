@@ -66,6 +66,7 @@ __all__ = [
     "divide",
     "dot",
     "dropout",
+    "eig",
     "eigh",
     "einsum",
     "elementwise_pow",
@@ -135,6 +136,8 @@ __all__ = [
     "logsigmoid",
     "logsumexp",
     "lstsq",
+    "lu",
+    "lu_permutation",
     "masked_fill",
     "masked_select",
     "matmul",
@@ -540,6 +543,11 @@ def dropout(x, p=0.5, is_test=False, mode='upscale_in_train', name=None):
     return dispatch(OPS["dropout"], (x,), (as_float(p), as_bool(is_test), mode))[0]
 
 
+def eig(x, name=None):
+    """Complex eigenvalues and unit-norm eigenvectors (columns) of general square matrices."""
+    return tuple(dispatch(OPS["eig"], (x,), ()))
+
+
 def eigh(x, UPLO='L', name=None):
     """Ascending eigenvalues and orthonormal eigenvectors (columns) of symmetric matrices read from the UPLO triangle."""
     return tuple(dispatch(OPS["eigh"], (x,), (UPLO,)))
@@ -883,6 +891,16 @@ def logsumexp(x, axis=[], keepdim=False, name=None):
 def lstsq(x, y, rcond=None, name=None):
     """Least-squares solution of x @ solution = y, with residuals, int32 rank and singular values of x."""
     return tuple(dispatch(OPS["lstsq"], (x, y), (as_scalar(rcond),)))
+
+
+def lu(x, pivot=True, name=None):
+    """Packed LU factorisation with partial pivoting (when pivot) of the matrices of x, with 1-based int32 row swaps and int32 infos (nonzero when U is singular)."""
+    return tuple(dispatch(OPS["lu"], (x,), (as_bool(pivot),)))
+
+
+def lu_permutation(pivots, rows, dtype='float32', name=None):
+    """Permutation matrices P of size rows (x = P L U) from 1-based LU row swaps."""
+    return dispatch(OPS["lu_permutation"], (pivots,), (as_int(rows), dtype_or_none(dtype)))
 
 
 def masked_fill(x, mask, value, name=None):

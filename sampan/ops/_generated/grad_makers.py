@@ -516,6 +516,18 @@ def dropout_grad_maker(op, grad_of):
              'mode': op.attr('mode')})
 
 
+def eig_grad_maker(op, grad_of):
+    """eig_grad for one eig Operator."""
+    return ("eig_grad",
+            {'x': op.input('x'),
+             'out_w': op.output('out_w'),
+             'out_v': op.output('out_v'),
+             'out_w_grad': grad_of(op.output('out_w')),
+             'out_v_grad': grad_of(op.output('out_v'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
 def eigh_grad_maker(op, grad_of):
     """eigh_grad for one eigh Operator."""
     return ("eigh_grad",
@@ -1091,6 +1103,16 @@ def logsumexp_grad_maker(op, grad_of):
             {'x_grad': grad_of(op.input('x'))},
             {'axis': op.attr('axis'),
              'keepdim': op.attr('keepdim')})
+
+
+def lu_grad_maker(op, grad_of):
+    """lu_grad for one lu Operator."""
+    return ("lu_grad",
+            {'out': op.output('out'),
+             'pivots': op.output('pivots'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'pivot': op.attr('pivot')})
 
 
 def masked_fill_grad_maker(op, grad_of):
@@ -2181,6 +2203,7 @@ GRAD_MAKERS = {
     "divide_grad": divide_grad_grad_maker,
     "dot": dot_grad_maker,
     "dropout": dropout_grad_maker,
+    "eig": eig_grad_maker,
     "eigh": eigh_grad_maker,
     "einsum": einsum_grad_maker,
     "elementwise_pow": elementwise_pow_grad_maker,
@@ -2239,6 +2262,7 @@ GRAD_MAKERS = {
     "log_softmax": log_softmax_grad_maker,
     "logsigmoid": logsigmoid_grad_maker,
     "logsumexp": logsumexp_grad_maker,
+    "lu": lu_grad_maker,
     "masked_fill": masked_fill_grad_maker,
     "masked_select": masked_select_grad_maker,
     "masked_select_grad": masked_select_grad_grad_maker,

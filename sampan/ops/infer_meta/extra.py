@@ -11,7 +11,8 @@ from .nn_geometry import window_count
 __all__ = ["atan2", "integer_binary", "diag", "diagonal", "complex_part", "multinomial",
            "histogram", "bincount", "searchsorted", "nonzero", "unique", "take_along_axis",
            "put_along_axis", "im2col", "col2im", "square_matrix", "matrix_scalar", "slogdet",
-           "solve", "eigh", "qr", "svd", "pinv", "matrix_rank", "lstsq"]
+           "solve", "eigh", "qr", "svd", "pinv", "matrix_rank", "lstsq", "eig", "lu",
+           "lu_permutation"]
 
 
 def _axis(axis, ndim, arg="axis"):
@@ -283,3 +284,26 @@ def lstsq(x, y, rcond):
     return (MetaTensor(batch + (x.shape[-1], y.shape[-1]), x.dtype),
             MetaTensor(batch + (-1,), x.dtype), MetaTensor(batch, int32),
             MetaTensor(batch + (_min_dim(*x.shape[-2:]),), x.dtype))
+
+
+def eig(x):
+    """Complex eigenvalues [..., n] and eigenvectors [..., n, n] (complex64 for float32)."""
+    _matrices(x)
+    dtype = from_numpy_dtype(np.result_type(x.dtype.np, np.complex64))
+    return MetaTensor(x.shape[:-1], dtype), MetaTensor(x.shape, dtype)
+
+
+def lu(x, pivot):
+    """Packed LU like x, int32 pivots [..., min(m, n)] and int32 infos [...]."""
+    _matrices(x, square=False)
+    batch = x.shape[:-2]
+    return (MetaTensor(x.shape, x.dtype), MetaTensor(batch + (_min_dim(*x.shape[-2:]),), int32),
+            MetaTensor(batch, int32))
+
+
+def lu_permutation(pivots, rows, dtype):
+    """[..., rows, rows] of dtype from integer pivots [..., k]."""
+    if pivots.ndim < 1 or not pivots.dtype.is_integer:
+        raise InvalidArgument("pivots", f"expects integer pivots with at least 1 dim, got a "
+                              f"{pivots.ndim}-D {pivots.dtype.name} tensor", "dtype")
+    return MetaTensor(pivots.shape[:-1] + (rows, rows), dtype)

@@ -1,5 +1,6 @@
-"""NumPy kernels of paddle.linalg: inverse, determinants, solve, Cholesky, eigh, QR, SVD,
-pseudo-inverse, rank and least squares; every op works on the last two axes (batched).
+"""NumPy kernels of paddle.linalg: inverse, determinants, solve, Cholesky, eigh, eig, QR,
+SVD, LU, pseudo-inverse, rank and least squares; every op works on the last two axes
+(batched).
 
 Cholesky and eigh read one triangle of their input, so their gradients are the exact
 derivatives of that reading: the symmetric gradient folded onto the read triangle.
@@ -10,7 +11,7 @@ from .elementwise import _arr
 
 __all__ = ["inv", "inv_grad", "det", "det_grad", "slogdet", "slogdet_grad", "solve",
            "solve_grad", "cholesky", "cholesky_grad", "eigh", "eigh_grad", "qr", "svd", "pinv",
-           "matrix_rank", "lstsq"]
+           "matrix_rank", "lstsq", "eig", "eig_grad", "lu", "lu_grad", "lu_permutation"]
 
 
 def _t(a):
@@ -158,3 +159,111 @@ def lstsq(x, y, rcond):
     rank = np.array(parts[2], np.int32).reshape(batch)
     values = np.stack(parts[3]).reshape(batch + (min(x.shape[-2:]),)).astype(x.dtype)
     return solution.astype(x.dtype), residuals, rank, values
+
+
+def _complex_of(dtype):
+    """The complex dtype holding values of a float (or complex) dtype."""
+    return np.result_type(dtype, np.complex64)
+
+
+def eig(x):
+    """Eigenvalues and unit eigenvectors (columns) of general square matrices, always complex
+    (NumPy returns real arrays when every eigenvalue is real)."""
+    w, v = np.linalg.eig(x)
+    dtype = _complex_of(x.dtype)
+    return w.astype(dtype, copy=False), v.astype(dtype, copy=False)
+
+
+def eig_grad(x, out_w, out_v, out_w_grad, out_v_grad):
+    """Gradient of eig: V^-H (diag(gw) + (Vᴴ gV - Vᴴ V Re(diag(Vᴴ gV))) / conj(E)) Vᴴ with
+    E_ij = w_j - w_i, real for real x. The term from the diagonal keeps the eigenvectors'
+    unit norm; their phase is a free choice, so the loss must not depend on it."""
+    vh = np.conj(_t(out_v))
+    inner = vh @ out_v_grad
+    inner = inner - (vh @ out_v) * np.real(np.einsum("...ii->...i", inner))[..., None, :]
+    gap = np.conj(out_w[..., None, :] - out_w[..., :, None])
+    n = out_w.shape[-1]
+    off = ~np.eye(n, dtype=bool)
+    inner = np.divide(inner, gap, out=np.zeros_like(inner), where=off)
+    inner[..., np.arange(n), np.arange(n)] = out_w_grad
+    grad = np.linalg.solve(vh, inner @ vh)
+    return (grad if x.dtype.kind == "c" else np.real(grad)).astype(x.dtype, copy=False)
+
+
+def _batched(x):
+    """x as a [batch, m, n] array (a copy) and the batch shape."""
+    return x.reshape((-1,) + x.shape[-2:]).copy(), x.shape[:-2]
+
+
+def lu(x, pivot):
+    """Packed LU factorisation (unit-lower L below the diagonal, U on and above) by
+    Gaussian elimination with partial pivoting (LAPACK getrf's order of operations);
+    1-based int32 row swaps and int32 infos (i > 0: U[i-1, i-1] is exactly zero)."""
+    a, batch = _batched(x)
+    count, m, n = a.shape
+    k = min(m, n)
+    rows = np.arange(count)
+    pivots = np.tile(np.arange(1, k + 1, dtype=np.int32), (count, 1))
+    infos = np.zeros(count, np.int32)
+    for j in range(k):
+        if pivot:
+            p = j + np.argmax(np.abs(a[:, j:, j]), axis=1)
+            pivots[:, j] = p + 1
+            a[rows, j], a[rows, p] = a[rows, p], a[rows, j].copy()
+        head = a[:, j, j]
+        zero = head == 0
+        infos[(infos == 0) & zero] = j + 1
+        a[:, j + 1:, j] /= np.where(zero, 1, head)[:, None]
+        a[:, j + 1:, j + 1:] -= a[:, j + 1:, j:j + 1] * a[:, j:j + 1, j + 1:]
+    return (a.reshape(x.shape), pivots.reshape(batch + (k,)), infos.reshape(batch))
+
+
+def _permutations(pivots, rows):
+    """Row orders [batch, rows] made by applying the 1-based swaps of pivots in turn."""
+    swaps = pivots.reshape(-1, pivots.shape[-1]).astype(np.int64) - 1
+    if swaps.size and (swaps.min() < 0 or swaps.max() >= rows):
+        raise ValueError(f"lu pivots must lie in [1, {rows}], got values in "
+                         f"[{swaps.min() + 1}, {swaps.max() + 1}]")
+    order = np.tile(np.arange(rows), (swaps.shape[0], 1))
+    at = np.arange(swaps.shape[0])
+    for i in range(swaps.shape[1]):
+        j = swaps[:, i]
+        order[at, i], order[at, j] = order[at, j], order[at, i].copy()
+    return order
+
+
+def lu_permutation(pivots, rows, dtype):
+    """The permutation matrices P ([*, rows, rows]) of 1-based LU row swaps: x = P L U."""
+    order = _permutations(pivots, rows)
+    out = np.zeros(order.shape + (rows,), dtype.np)
+    at = np.arange(order.shape[0])[:, None]
+    out[at, order, np.arange(rows)] = 1
+    return out.reshape(pivots.shape[:-1] + (rows, rows))
+
+
+def _h(a):
+    """Conjugate transpose of the last two axes."""
+    return np.conj(_t(a))
+
+
+def lu_grad(out, pivots, out_grad, pivot):
+    """Gradient of the packed LU of x = P [L1; L2] [U1 U2] (L1, U1 square of size k):
+    with G = tril(L1ᴴ gL1 - gU2 U2ᴴ, -1) + triu(gU1 U1ᴴ - L2ᴴ gL2), the blocks of Pᵀ x get
+    L1^-H G U1^-H (top left), gL2 U1^-H (bottom left) and L1^-H gU2 (top right)."""
+    m, n = out.shape[-2:]
+    k = min(m, n)
+    low = np.tril(out[..., :, :k], -1) + np.eye(m, k, dtype=out.dtype)
+    up = np.triu(out[..., :k, :])
+    g_low, g_up = np.tril(out_grad[..., :, :k], -1), np.triu(out_grad[..., :k, :])
+    low1, low2, up1, up2 = low[..., :k, :], low[..., k:, :], up[..., :k], up[..., k:]
+    inner = (np.tril(_h(low1) @ g_low[..., :k, :] - g_up[..., k:] @ _h(up2), -1)
+             + np.triu(g_up[..., :k] @ _h(up1) - _h(low2) @ g_low[..., k:, :]))
+    low1_inv_h, up1_inv_h = _h(np.linalg.inv(low1)), _h(np.linalg.inv(up1))
+    grad = np.empty_like(out_grad)
+    grad[..., :k, :k] = low1_inv_h @ inner @ up1_inv_h
+    grad[..., k:, :k] = g_low[..., k:, :] @ up1_inv_h
+    grad[..., :k, k:] = low1_inv_h @ g_up[..., k:]
+    order = _permutations(pivots, m).reshape(out.shape[:-2] + (m, 1))
+    result = np.empty_like(grad)
+    np.put_along_axis(result, order, grad, axis=-2)
+    return result
