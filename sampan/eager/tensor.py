@@ -97,6 +97,15 @@ class Tensor(IndexingMixin, TensorOperators):
         from ..ops._generated.api import transpose
         return transpose(self, list(range(self._data.ndim))[::-1])
 
+    @property
+    def mT(self):  # noqa: N802
+        """The tensor with its last two dimensions swapped (at least 2 dimensions)."""
+        from ..ops._generated.api import transpose
+        rank = self._data.ndim
+        if rank < 2:
+            raise ValueError(f"Tensor.mT needs at least 2 dimensions, got a {rank}-D tensor")
+        return transpose(self, list(range(rank - 2)) + [rank - 1, rank - 2])
+
     # -- conversion -------------------------------------------------------------------
     def numpy(self):
         """A copy of the data as a NumPy array (as in Paddle: writing into it leaves the

@@ -14,10 +14,11 @@ from ..eager.tensor import Tensor
 from ..ops._generated import api
 from .manipulation import reshape
 from .math import pow as _pow
+from .scatter_into import index_put
 
 __all__ = ["add_", "subtract_", "multiply_", "divide_", "pow_", "scale_", "clip_", "exp_",
            "sqrt_", "rsqrt_", "tanh_", "floor_", "ceil_", "reciprocal_", "masked_fill_",
-           "reshape_", "squeeze_", "unsqueeze_", "flatten_", "uniform_", "normal_"]
+           "reshape_", "squeeze_", "unsqueeze_", "flatten_", "uniform_", "normal_", "index_put_"]
 # METHODS: in-place operations Paddle offers only as Tensor methods.
 
 
@@ -102,6 +103,7 @@ reshape_ = _inplace(reshape, "reshape_", same_meta=False)
 squeeze_ = _inplace(api.squeeze, "squeeze_", same_meta=False)
 unsqueeze_ = _inplace(api.unsqueeze, "unsqueeze_", same_meta=False)
 flatten_ = _inplace(api.flatten, "flatten_", same_meta=False)
+index_put_ = _inplace(index_put, "index_put_")
 
 
 def _filled(x, value):

@@ -1,5 +1,5 @@
-"""Reading and writing through flat positions: take, masked_scatter and the *_scatter
-family (select, slice, diagonal).
+"""Reading and writing through flat positions: take, masked_scatter, the *_scatter family
+(select, slice, diagonal) and index_put.
 
 The *_scatter functions embed `value` at the positions a view of x would cover. Those
 positions depend only on x's shape, so they are found with NumPy on an array of flat
@@ -12,7 +12,8 @@ from ..core.dispatch import current_mode
 from ..ops._generated import api
 from .creation import to_tensor
 
-__all__ = ["take", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter"]
+__all__ = ["take", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter",
+           "index_put"]
 
 
 def _check_index_range(index, size):
@@ -106,3 +107,56 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     paddle.diagonal's result: the diagonal on the last axis)."""
     positions = np.diagonal(_flat_positions(x), offset, axis1, axis2)
     return _embed(x, y, positions, "diagonal_scatter")
+
+
+def _check_indices(x, indices):
+    """indices: a non-empty tuple of int or bool tensors indexing x's leading dims."""
+    if not isinstance(indices, (list, tuple)) or not indices:
+        raise TypeError(f"index_put: indices must be a non-empty tuple of tensors, got "
+                        f"{type(indices).__name__}")
+    dims = sum(len(i.shape) if i.dtype.np.kind == "b" else 1 for i in indices)
+    if dims > len(x.shape):
+        raise IndexError(f"index_put: {len(indices)} index tensors address {dims} dims of "
+                         f"x with shape {x.shape}")
+    for i in indices:
+        if i.dtype.np.kind not in "biu":
+            raise TypeError(f"index_put: index tensors must be int32, int64 or bool, got "
+                            f"{i.dtype.name}")
+
+
+def _coordinates(x, indices):
+    """[..., k] int64 coordinates of the elements indices select (bool masks expanded to
+    the coordinates of their True entries, negative ints counted from the end)."""
+    columns = []
+    for i in indices:
+        if i.dtype.np.kind == "b":
+            found = api.nonzero(i)
+            columns.extend(found[:, d] for d in range(len(i.shape)))
+        else:
+            columns.append(api.cast(i, "int64"))
+    shape = list(np.broadcast_shapes(*[tuple(c.shape) for c in columns]))
+    fixed = []
+    for dim, c in enumerate(columns):
+        size = api.full_like(c, x.shape[dim])
+        c = api.where(api.less_than(c, api.full_like(c, 0)), api.add(c, size), c)
+        fixed.append(c if list(c.shape) == shape else api.expand(c, shape))
+    return api.stack(fixed, -1)
+
+
+def index_put(x, indices, value, accumulate=False, name=None):
+    """A copy of x with x[indices] = value, or x[indices] += value when `accumulate` (then
+    repeated positions add up). indices is a tuple of int or bool tensors indexing x's
+    leading dims together (NumPy's advanced indexing); value broadcasts to the selection.
+
+    Example: ``paddle.index_put(paddle.zeros([3, 3]), (paddle.to_tensor([0, 1]),
+    paddle.to_tensor([2, 0])), paddle.to_tensor(1.0))`` sets x[0, 2] and x[1, 0].
+    """
+    _check_indices(x, indices)
+    if not accumulate:
+        return api.setitem(x, value, list(indices), (("tensor",),) * len(indices))
+    coords = _coordinates(x, indices)
+    target = list(coords.shape[:-1]) + list(x.shape[coords.shape[-1]:])
+    value = value if value.dtype is x.dtype else api.cast(value, x.dtype)
+    if list(value.shape) != target:
+        value = api.expand(value, target)
+    return api.scatter_nd_add(x, coords, value)

@@ -179,3 +179,75 @@ def test_cov_errors():
         paddle.linalg.cov(x, fweights=paddle.to_tensor([1.0, 1.5, 2.0]))
     with pytest.raises(ValueError, match="sum to zero"):
         paddle.linalg.cov(x, fweights=paddle.to_tensor([0, 0, 0]))
+
+
+# ---- Tensor.mT, paddle.index_put / index_put_ --------------------------------------------
+def test_mT_swaps_the_last_two_dims_with_gradient():
+    x = rng.normal(size=(2, 3, 4))
+    np.testing.assert_array_equal(tensor(x).mT.numpy(), np.swapaxes(x, -1, -2))
+    weights = tensor(rng.normal(size=(2, 4, 3)))
+    check_grad(lambda a: a.mT * weights, x)
+    with pytest.raises(ValueError, match="at least 2"):
+        paddle.rand([3]).mT
+
+
+def _np_index_put(x, indices, value, accumulate):
+    out = x.copy()
+    if accumulate:
+        np.add.at(out, indices, value)
+    else:
+        out[indices] = value
+    return out
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_index_put_matches_numpy(accumulate):
+    x = rng.normal(size=(4, 3, 2))
+    cases = [((np.array([0, 1, 3]), np.array([2, 0, 2])), rng.normal(size=(3, 2))),
+             ((np.array([0, 0, -1]),), rng.normal(size=(3, 2))),
+             ((np.array([[1], [2]]), np.array([0, 1, 1])), np.array(5.0)),
+             ((rng.random((4, 3)) < 0.5,), np.array([1.0, -1.0]))]
+    for indices, value in cases:
+        got = paddle.index_put(tensor(x), tuple(tensor(i) for i in indices), tensor(value),
+                               accumulate)
+        np.testing.assert_allclose(got.numpy(), _np_index_put(x, indices, value, accumulate))
+
+
+def test_index_put_gradients():
+    idx = (tensor(np.array([0, 2, 0])), tensor(np.array([1, 1, 1])))
+    x, v = rng.normal(size=(3, 2)), rng.normal(size=3)
+    check_grad(lambda a, b: paddle.index_put(a, idx, b, True), x, v)
+    unique = (tensor(np.array([0, 2])), tensor(np.array([1, 0])))
+    check_grad(lambda a, b: paddle.index_put(a, unique, b), x, v[:2])
+
+
+def test_index_put_in_place_and_as_method():
+    x = paddle.zeros([3, 3])
+    same = x.index_put_((paddle.to_tensor([0, 1, 2]), paddle.to_tensor([1, 2, 1])),
+                        paddle.ones([3]))
+    assert same is x
+    np.testing.assert_array_equal(x.numpy(), [[0, 1, 0], [0, 0, 1], [0, 1, 0]])
+    out = x.index_put((paddle.to_tensor([0]),), paddle.to_tensor(7.0))
+    assert out.numpy()[0].tolist() == [7, 7, 7] and x.numpy()[0].tolist() == [0, 1, 0]
+    leaf = paddle.zeros([2])
+    leaf.stop_gradient = False
+    with pytest.raises(ValueError, match="inplace"):
+        paddle.index_put_(leaf, (paddle.to_tensor([0]),), paddle.to_tensor(1.0))
+
+
+def test_index_put_in_static_mode():
+    x = rng.normal(size=(3, 2))
+    got = run_static(lambda a: paddle.index_put(
+        a, (paddle.to_tensor([0, 0]), paddle.to_tensor([1, 1])), paddle.to_tensor([1.0, 2.0]),
+        True), x)
+    np.testing.assert_allclose(got, _np_index_put(x, ([0, 0], [1, 1]), [1.0, 2.0], True))
+
+
+def test_index_put_errors():
+    x = paddle.zeros([2, 2])
+    with pytest.raises(TypeError, match="int32, int64 or bool"):
+        paddle.index_put(x, (paddle.to_tensor([0.5]),), paddle.to_tensor(1.0))
+    with pytest.raises(IndexError, match="address 3 dims"):
+        paddle.index_put(x, (paddle.to_tensor([0]),) * 3, paddle.to_tensor(1.0))
+    with pytest.raises(TypeError, match="non-empty tuple"):
+        paddle.index_put(x, (), paddle.to_tensor(1.0))
