@@ -9,3 +9,6 @@ from .save_load import load, save  # noqa: E402
 from .translated_layer import TranslatedLayer  # noqa: E402
 
 __all__ += ["save", "load", "TranslatedLayer"]
+from .traced_layer import TracedLayer  # noqa: E402
+
+__all__ += ["TracedLayer"]
