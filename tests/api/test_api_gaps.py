@@ -251,3 +251,48 @@ def test_index_put_errors():
         paddle.index_put(x, (paddle.to_tensor([0]),) * 3, paddle.to_tensor(1.0))
     with pytest.raises(TypeError, match="non-empty tuple"):
         paddle.index_put(x, (), paddle.to_tensor(1.0))
+
+
+# ---- nn.SyncBatchNorm --------------------------------------------------------------------
+@pytest.mark.parametrize("shape", [(4, 3), (4, 3, 5), (4, 3, 5, 5), (2, 3, 2, 2, 2)])
+def test_sync_batch_norm_is_batch_norm_on_one_process(shape):
+    x = tensor(rng.normal(size=shape).astype("float32"))
+    sync, plain = paddle.nn.SyncBatchNorm(3, momentum=0.8), paddle.nn.BatchNorm1D(3, 0.8)
+    np.testing.assert_allclose(sync(x).numpy(), plain(x).numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(sync._mean.numpy(), plain._mean.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(sync._variance.numpy(), plain._variance.numpy(), rtol=1e-6)
+    sync.eval(), plain.eval()
+    np.testing.assert_allclose(sync(x).numpy(), plain(x).numpy(), rtol=1e-6, atol=1e-6)
+    assert sorted(sync.state_dict()) == ["_mean", "_variance", "bias", "weight"]
+
+
+def test_sync_batch_norm_channel_last_and_gradient():
+    x = rng.normal(size=(3, 2, 2, 4))
+    layer = paddle.nn.SyncBatchNorm(4, data_format="NHWC")
+    mean, var = x.mean((0, 1, 2)), x.var((0, 1, 2))
+    np.testing.assert_allclose(layer(tensor(x).astype("float32")).numpy(),
+                               (x - mean) / np.sqrt(var + 1e-5), rtol=1e-4, atol=1e-5)
+    weights = tensor(rng.normal(size=(3, 2, 2, 4)))
+    paddle.set_default_dtype("float64")
+    try:
+        wide = paddle.nn.SyncBatchNorm(4, data_format="NHWC")
+    finally:
+        paddle.set_default_dtype("float32")
+    check_grad(lambda a: wide(a) * weights, x, rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError, match="data_format"):
+        paddle.nn.SyncBatchNorm(4, data_format="CHWN")
+
+
+def test_convert_sync_batchnorm_shares_parameters():
+    nn = paddle.nn
+    model = nn.Sequential(nn.Conv2D(3, 4, 3), nn.BatchNorm2D(4),
+                          nn.Sequential(nn.BatchNorm1D(4, weight_attr=False)))
+    weight, mean = model[1].weight, model[1]._mean
+    converted = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    assert converted is model and isinstance(model[1], nn.SyncBatchNorm)
+    assert model[1].weight is weight and model[1]._mean is mean
+    assert isinstance(model[2][0], nn.SyncBatchNorm) and model[2][0].weight is None
+    assert isinstance(nn.SyncBatchNorm.convert_sync_batchnorm(nn.BatchNorm3D(2)),
+                      nn.SyncBatchNorm)
+    conv = nn.Conv2D(1, 1, 1)
+    assert nn.SyncBatchNorm.convert_sync_batchnorm(conv) is conv

@@ -1,11 +1,13 @@
-"""BatchNorm (1D/2D/3D), LayerNorm, GroupNorm, InstanceNorm1D/2D/3D, LocalResponseNorm."""
+"""BatchNorm (1D/2D/3D), SyncBatchNorm, LayerNorm, GroupNorm, InstanceNorm1D/2D/3D,
+LocalResponseNorm."""
 from .. import functional as F
 from .. import initializer as init
 from ..param_attr import ParamAttr
 from .layers import Layer
 
-__all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm", "GroupNorm",
-           "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm"]
+__all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "SyncBatchNorm", "LayerNorm",
+           "GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
+           "LocalResponseNorm"]
 
 
 def _affine_params(layer, shape, weight_attr, bias_attr):
@@ -49,6 +51,43 @@ class BatchNorm2D(_BatchNormBase):
 
 class BatchNorm3D(_BatchNormBase):
     """Batch normalisation of [N, C, D, H, W]."""
+
+
+_SYNC_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+class SyncBatchNorm(_BatchNormBase):
+    """Batch normalisation whose statistics span every process of the data-parallel group;
+    in sampan's world of one process that is the local batch, so it is BatchNorm of a 2-D
+    to 5-D input ("NC..." or channel-last "N...C" data_format).
+
+    Example: ``paddle.nn.SyncBatchNorm(8)(paddle.rand([4, 8, 5, 5]))``
+    """
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None,
+                 bias_attr=None, data_format="NCHW", name=None):
+        if data_format not in _SYNC_FORMATS:
+            raise ValueError(f"SyncBatchNorm: data_format must be one of {_SYNC_FORMATS}, got "
+                             f"{data_format!r}")
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         name=name)
+        self._weight_attr, self._bias_attr, self._name = weight_attr, bias_attr, name
+
+    @classmethod
+    def convert_sync_batchnorm(cls, layer):
+        """`layer` with every BatchNorm1D/2D/3D in it (itself included) replaced by a
+        SyncBatchNorm sharing its parameters and running statistics."""
+        converted = layer
+        if isinstance(layer, _BatchNormBase) and not isinstance(layer, (BatchNorm, cls)):
+            converted = cls(layer._num_features, layer._momentum, layer._epsilon,
+                            False if layer.weight is None else None,
+                            False if layer.bias is None else None, layer._data_format)
+            converted.weight, converted.bias = layer.weight, layer.bias
+            converted._mean, converted._variance = layer._mean, layer._variance
+            converted.training = layer.training
+        for name, sublayer in layer.named_children():
+            converted.add_sublayer(name, cls.convert_sync_batchnorm(sublayer))
+        return converted
 
 
 class BatchNorm(_BatchNormBase):
