@@ -412,6 +412,13 @@ def _useful(roots, deps, captured_nodes, captured_leaves):
     return useful
 
 
+def _sum(a, b):
+    """a + b for two gradients (arrays or Tensors); 0-d arrays stay arrays (NumPy's own
+    sum of two 0-d arrays is a scalar)."""
+    total = a + b
+    return np.array(total) if isinstance(total, np.generic) else total
+
+
 def _send(edge, g, buffers, pending, leaf_grads):
     """Deliver one gradient along an edge: into a node's buffer (queueing the node the first
     time on the `pending` heap, if given) or a leaf's total."""
@@ -424,10 +431,10 @@ def _send(edge, g, buffers, pending, leaf_grads):
                 heapq.heappush(pending, (-child.seq, child))
         if g is not None:
             prev = buf[idx]
-            buf[idx] = g if prev is None else prev + g
+            buf[idx] = g if prev is None else _sum(prev, g)
     elif g is not None:
         prev = leaf_grads.get(id(edge))
-        leaf_grads[id(edge)] = (edge, g if prev is None else prev[1] + g)
+        leaf_grads[id(edge)] = (edge, g if prev is None else _sum(prev[1], g))
 
 
 def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
@@ -515,10 +522,15 @@ def _accumulate_into_leaf(leaf, g):
     if current is None or leaf._grad_zero:
         if data.dtype != leaf._data.dtype:
             data = data.astype(leaf._data.dtype)
+        elif not data.flags.writeable:  # a shared seed or a broadcast view: own a copy
+            data = data.copy()
         leaf._grad = wrap(data)
         leaf._grad_zero = False
     else:
-        current._set_data(current._data + data)
+        current._set_data(_sum(current._data, data))
+
+
+_ONES = {}  # read-only 1 per dtype: the implicit seed of every scalar backward()
 
 
 def _seed_grad(tensor, grad_tensor):
@@ -528,7 +540,10 @@ def _seed_grad(tensor, grad_tensor):
             raise RuntimeError(
                 f"backward() of a tensor with shape {tensor.shape} needs grad_tensor: the "
                 f"gradient can be created implicitly only for tensors with one element")
-        one = np.array(1, tensor._data.dtype)
+        one = _ONES.get(tensor._data.dtype)
+        if one is None:
+            one = _ONES[tensor._data.dtype] = np.array(1, tensor._data.dtype)
+            one.flags.writeable = False
         return one if tensor._data.ndim == 0 else one.reshape(tensor._data.shape)
     g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
     if g.shape != tensor._data.shape:
@@ -599,7 +614,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise RuntimeError("grad(): one of the inputs was not used to compute the "
                                "outputs; pass allow_unused=True to get None for it")
         if g is not None and not isinstance(g, Tensor):
-            g = wrap(g)
+            g = wrap(g if g.flags.writeable else g.copy())
         results.append(g)
     return results
 

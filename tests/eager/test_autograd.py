@@ -219,3 +219,19 @@ def test_create_graph_through_list_gradient_ops():
     np.testing.assert_allclose(c.grad.numpy(), [2.0])
     (gs,) = paddle.grad((paddle.stack([b, b]) ** 2).sum(), b, create_graph=True)
     np.testing.assert_allclose(gs.numpy(), [4.0, 8.0])
+
+
+def test_gradients_handed_to_the_user_are_writeable_arrays():
+    """The implicit seed of a scalar backward() is one shared read-only array; a leaf's
+    .grad and grad()'s results never expose it."""
+    x = paddle.to_tensor(2.0, stop_gradient=False)
+    y = paddle.to_tensor(3.0, stop_gradient=False)
+    (x + y).backward()
+    x.backward()
+    assert x.grad._data.flags.writeable and y.grad._data.flags.writeable
+    np.testing.assert_allclose([x.grad.numpy(), y.grad.numpy()], [2.0, 1.0])
+    (g,) = paddle.grad(y + 0.0, y)
+    assert g._data.flags.writeable
+    np.asarray(g)[...] = 5.0
+    (again,) = paddle.grad(y + 0.0, y)
+    assert again.item() == 1.0
