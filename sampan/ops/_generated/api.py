@@ -233,6 +233,7 @@ __all__ = [
     "unpool3d",
     "unsqueeze",
     "var",
+    "warpctc",
     "where",
 ]
 
@@ -1376,6 +1377,11 @@ def unsqueeze(x, axis, name=None):
 def var(x, axis=[], unbiased=True, keepdim=False, name=None):
     """Variance over axis ([] = every axis), divided by N - 1 when unbiased, else N."""
     return dispatch(OPS["var"], (x,), (int_tuple(axis), as_bool(unbiased), as_bool(keepdim)))
+
+
+def warpctc(logits, label, logits_length, labels_length, blank=0, norm_by_times=False, name=None):
+    """CTC loss [B, 1] of softmax(logits) [T, B, C] against padded labels [B, L] (sequence lengths logits_length, labels_length); the logits gradient is computed alongside."""
+    return dispatch(OPS["warpctc"], (logits, label, logits_length, labels_length), (as_int(blank), as_bool(norm_by_times)))[0]
 
 
 def where(condition, x, y, name=None):

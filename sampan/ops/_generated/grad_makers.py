@@ -2142,6 +2142,17 @@ def var_grad_maker(op, grad_of):
              'keepdim': op.attr('keepdim')})
 
 
+def warpctc_grad_maker(op, grad_of):
+    """warpctc_grad for one warpctc Operator."""
+    return ("warpctc_grad",
+            {'logits_length': op.input('logits_length'),
+             'warpctcgrad': op.output('warpctcgrad'),
+             'loss_grad': grad_of(op.output('loss'))},
+            {'logits_grad': grad_of(op.input('logits'))},
+            {'blank': op.attr('blank'),
+             'norm_by_times': op.attr('norm_by_times')})
+
+
 def where_grad_maker(op, grad_of):
     """where_grad for one where Operator."""
     return ("where_grad",
@@ -2364,5 +2375,6 @@ GRAD_MAKERS = {
     "unsqueeze": unsqueeze_grad_maker,
     "unsqueeze_grad": unsqueeze_grad_grad_maker,
     "var": var_grad_maker,
+    "warpctc": warpctc_grad_maker,
     "where": where_grad_maker,
 }

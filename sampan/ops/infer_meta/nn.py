@@ -11,7 +11,7 @@ from .nn_geometry import (LAYOUTS, PADDING_ALGORITHMS, conv_output_hw,
 __all__ = ["conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "pool2d", "pool3d",
            "max_pool2d_with_index", "max_pool3d_with_index", "unpool", "unpool3d", "batch_norm", "layer_norm", "group_norm",
            "dropout", "embedding", "cross_entropy_with_softmax", "nll_loss",
-           "sigmoid_cross_entropy_with_logits", "sgd", "momentum", "adam", "adamw", "rmsprop",
+           "sigmoid_cross_entropy_with_logits", "warpctc", "sgd", "momentum", "adam", "adamw", "rmsprop",
            "adagrad", "adamax", "adadelta", "nadam", "radam", "lamb", "uniform", "gaussian", "truncated_gaussian_random", "randint", "randperm",
            "bernoulli"]
 
@@ -390,6 +390,23 @@ def sigmoid_cross_entropy_with_logits(x, label, pos_weight, normalize, ignore_in
             raise InvalidArgument("pos_weight", f"shape {list(pos_weight.shape)} must broadcast "
                                                 f"to x's {list(x.shape)}")
     return MetaTensor(x.shape, x.dtype)
+
+
+def warpctc(logits, label, logits_length, labels_length, blank, norm_by_times):
+    """loss [B, 1] and the logits gradient like logits [T, B, C]; label [B, L], lengths [B]."""
+    _check_float(logits, "logits")
+    _check_rank(logits, (3,), "logits")
+    _check_rank(label, (2,), "label")
+    for meta, arg in ((label, "label"), (logits_length, "logits_length"),
+                      (labels_length, "labels_length")):
+        _check_integer(meta, arg)
+    batch = logits.shape[1]
+    if not _same_dim(label.shape[0], batch):
+        raise InvalidArgument("label", f"has {label.shape[0]} sequences but logits "
+                                       f"{list(logits.shape)} has {batch}")
+    _check_vector(logits_length, batch, "logits_length", "sequences")
+    _check_vector(labels_length, batch, "labels_length", "sequences")
+    return MetaTensor((batch, 1), logits.dtype), MetaTensor(logits.shape, logits.dtype)
 
 
 # -- optimizer updates ------------------------------------------------------------------
