@@ -296,3 +296,151 @@ def test_convert_sync_batchnorm_shares_parameters():
                       nn.SyncBatchNorm)
     conv = nn.Conv2D(1, 1, 1)
     assert nn.SyncBatchNorm.convert_sync_batchnorm(conv) is conv
+
+
+# ---- nn.functional.ctc_loss / nn.CTCLoss -------------------------------------------------
+_PADDLE_CTC_LOGITS = np.array([
+    [[4.17021990e-01, 7.20324516e-01, 1.14374816e-04], [3.02332580e-01, 1.46755889e-01,
+                                                        9.23385918e-02]],
+    [[1.86260208e-01, 3.45560730e-01, 3.96767467e-01], [5.38816750e-01, 4.19194520e-01,
+                                                        6.85219526e-01]],
+    [[2.04452246e-01, 8.78117442e-01, 2.73875929e-02], [6.70467496e-01, 4.17304814e-01,
+                                                        5.58689833e-01]],
+    [[1.40386939e-01, 1.98101491e-01, 8.00744593e-01], [9.68261600e-01, 3.13424170e-01,
+                                                        6.92322612e-01]],
+    [[8.76389146e-01, 8.94606650e-01, 8.50442126e-02], [3.90547849e-02, 1.69830427e-01,
+                                                        8.78142476e-01]]], dtype="float32")
+
+
+def _ctc_args(labels, steps, label_lengths):
+    return (paddle.to_tensor(np.array(labels, "int32")), paddle.to_tensor(steps, "int64"),
+            paddle.to_tensor(label_lengths, "int64"))
+
+
+def test_ctc_loss_matches_paddle_example():
+    """Paddle's documented example: the logits are unnormalised (softmax applied inside)."""
+    args = _ctc_args([[1, 2, 2], [1, 2, 2]], [5, 5], [3, 3])
+    logits = paddle.to_tensor(_PADDLE_CTC_LOGITS)
+    none = paddle.nn.functional.ctc_loss(logits, *args, blank=0, reduction="none")
+    assert none.dtype == paddle.float32 and none.shape == [2]
+    np.testing.assert_allclose(none.numpy(), [3.91798496, 2.90765190], rtol=1e-6)
+    mean = paddle.nn.CTCLoss(blank=0, reduction="mean")(logits, *args)
+    assert mean.shape == []
+    np.testing.assert_allclose(float(mean), 1.13760614, rtol=1e-6)
+    total = paddle.nn.CTCLoss(reduction="sum")(logits, *args)
+    np.testing.assert_allclose(float(total), 3.91798496 + 2.90765190, rtol=1e-6)
+
+
+def _brute_ctc(logits, label, blank):
+    """-log sum over all alignments (every path of the frames) that collapse to label."""
+    import itertools
+    probs = np.exp(logits - np.log(np.exp(logits).sum(-1, keepdims=True)))
+    total = 0.0
+    for path in itertools.product(range(logits.shape[-1]), repeat=logits.shape[0]):
+        merged = [c for k, c in enumerate(path) if k == 0 or c != path[k - 1]]
+        if [c for c in merged if c != blank] == list(label):
+            total += np.prod(probs[np.arange(len(path)), path])
+    return -np.log(total)
+
+
+def test_ctc_loss_against_brute_force_and_finite_differences():
+    logits = rng.normal(size=(5, 3, 4))
+    labels, steps, lengths = [[3, 3, 1], [2, 1, 0], [1, 0, 0]], [5, 4, 2], [3, 2, 0]
+    args = _ctc_args(labels, steps, lengths)
+    got = paddle.nn.functional.ctc_loss(tensor(logits), *args, blank=0, reduction="none")
+    want = [_brute_ctc(logits[:steps[b], b], labels[b][:lengths[b]], 0) for b in range(3)]
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10)
+    check_grad(lambda z: paddle.nn.functional.ctc_loss(z, *args, reduction="none"), logits)
+    other = _ctc_args([[3, 3, 1], [0, 1, 0], [1, 0, 0]], steps, [3, 2, 1])
+    check_grad(lambda z: paddle.nn.functional.ctc_loss(z, *other, blank=2), logits)
+
+
+def test_ctc_norm_by_times_scales_only_the_gradient():
+    logits = rng.normal(size=(4, 2, 3))
+    args = _ctc_args([[1, 2], [2, 0]], [4, 3], [2, 1])
+    grads = []
+    for norm in (False, True):
+        z = tensor(logits, grad=True)
+        loss = paddle.nn.functional.ctc_loss(z, *args, reduction="sum", norm_by_times=norm)
+        loss.backward()
+        grads.append((float(loss), z.grad.numpy()))
+    assert grads[0][0] == grads[1][0]
+    np.testing.assert_allclose(grads[1][1], grads[0][1] / np.array([4.0, 3.0])[None, :, None])
+
+
+def test_ctc_impossible_alignment_and_errors():
+    logits = tensor(rng.normal(size=(2, 1, 3)), grad=True)
+    loss = paddle.nn.functional.ctc_loss(logits, *_ctc_args([[1, 1]], [2], [2]),
+                                         reduction="sum")
+    assert np.isinf(float(loss))
+    loss.backward()
+    assert not logits.grad.numpy().any()
+    with pytest.raises(ValueError, match="lengths"):
+        paddle.nn.functional.ctc_loss(logits, *_ctc_args([[1, 1]], [3], [2]))
+    with pytest.raises(ValueError, match="reduction"):
+        paddle.nn.functional.ctc_loss(logits, *_ctc_args([[1]], [2], [1]), reduction="avg")
+    with pytest.raises(ValueError, match="3-D"):
+        paddle.nn.functional.ctc_loss(paddle.rand([2, 3]), *_ctc_args([[1]], [2], [1]))
+
+
+# ---- nn.functional.hsigmoid_loss / nn.HSigmoidLoss ---------------------------------------
+def _np_hsigmoid(x, label, num_classes, weight, bias, table=None, code=None):
+    """Paddle's loss spelled out: default-tree paths from the bits of label + num_classes,
+    node scores clipped to [-40, 40], and log 2 for every unused slot of the path matrix."""
+    if table is None:
+        width = (num_classes - 1).bit_length()
+        table = np.full((len(label), width), -1)
+        code = np.zeros((len(label), width), int)
+        for i, c in enumerate(np.asarray(label).ravel() + num_classes):
+            for j in range(int(c).bit_length() - 1):
+                table[i, j], code[i, j] = (c >> (j + 1)) - 1, (c >> j) & 1
+    out = np.zeros((len(x), 1))
+    for i in range(len(x)):
+        for j in range(table.shape[1]):
+            node = table[i, j]
+            z = 0.0 if node < 0 else np.clip(x[i] @ weight[node] + (
+                0 if bias is None else bias[node, 0]), -40, 40)
+            out[i, 0] += np.log1p(np.exp(z)) - (code[i, j] * z if node >= 0 else 0)
+    return out
+
+
+def test_hsigmoid_loss_default_tree_matches_numpy():
+    x, w, b = rng.normal(size=(5, 3)), rng.normal(size=(6, 3)), rng.normal(size=(6, 1))
+    label = np.array([[0], [1], [4], [6], [3]])
+    got = paddle.nn.functional.hsigmoid_loss(tensor(x), tensor(label), 7, tensor(w), tensor(b))
+    assert got.shape == [5, 1]
+    np.testing.assert_allclose(got.numpy(), _np_hsigmoid(x, label, 7, w, b), rtol=1e-12)
+    no_bias = paddle.nn.functional.hsigmoid_loss(tensor(x), tensor(label[:, 0]), 7, tensor(w))
+    np.testing.assert_allclose(no_bias.numpy(), _np_hsigmoid(x, label, 7, w, None), rtol=1e-12)
+
+
+def test_hsigmoid_loss_custom_tree_and_gradients():
+    x, w, b = rng.normal(size=(3, 4)), rng.normal(size=(3, 4)), rng.normal(size=(3, 1))
+    table = np.array([[0, 1, -1], [0, 2, -1], [0, -1, -1]])
+    code = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0]])
+    label = np.array([[0], [1], [2]])
+    got = paddle.nn.functional.hsigmoid_loss(tensor(x), tensor(label), 3, tensor(w), tensor(b),
+                                             tensor(table), tensor(code))
+    np.testing.assert_allclose(got.numpy(), _np_hsigmoid(x, label, 3, w, b, table, code),
+                               rtol=1e-12)
+    check_grad(lambda a, ww, bb: paddle.nn.functional.hsigmoid_loss(
+        a, tensor(label), 3, ww, bb, tensor(table), tensor(code)), x, w, b)
+    check_grad(lambda a, ww: paddle.nn.functional.hsigmoid_loss(
+        a, tensor(label), 5, ww), x, rng.normal(size=(4, 4)))
+
+
+def test_hsigmoid_loss_layer_and_errors():
+    layer = paddle.nn.HSigmoidLoss(3, 6)
+    assert layer.weight.shape == [5, 3] and layer.bias.shape == [5, 1]
+    x, label = rng.normal(size=(4, 3)).astype("float32"), np.array([[0], [1], [4], [5]])
+    want = _np_hsigmoid(x, label, 6, layer.weight.numpy(), layer.bias.numpy())
+    np.testing.assert_allclose(layer(tensor(x), tensor(label)).numpy(), want, rtol=1e-5)
+    custom = paddle.nn.HSigmoidLoss(3, 2, is_custom=True, bias_attr=False)
+    assert custom.weight.shape == [2, 3] and custom.bias is None
+    with pytest.raises(ValueError, match="custom tree"):
+        custom(tensor(x), tensor(label))
+    with pytest.raises(ValueError, match="at least 2"):
+        paddle.nn.HSigmoidLoss(3, 1)
+    with pytest.raises(ValueError, match="both path_table and path_code"):
+        paddle.nn.functional.hsigmoid_loss(tensor(x), tensor(label), 6, layer.weight,
+                                           path_table=tensor(np.zeros((4, 2), "int64")))

@@ -3,13 +3,14 @@ import math
 
 from ...core.dispatch import current_mode
 from ...ops._generated import api
+from ...tensor.creation import to_tensor
 from .distance import pairwise_distance
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "kl_div", "cosine_embedding_loss", "triplet_margin_loss",
            "multi_label_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss",
-           "multi_margin_loss", "dice_loss", "npair_loss"]
+           "multi_margin_loss", "dice_loss", "npair_loss", "ctc_loss", "hsigmoid_loss"]
 
 
 def _reduce(loss, reduction):
@@ -300,3 +301,65 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
     row_ce = api.neg(api.sum(api.multiply(targets, api.log_softmax(logits, 1)), [1], None, True))
     cross = api.sum(api.multiply(targets, row_ce), [0])
     return api.add(api.scale(l2, 0.25 * float(l2_reg)), api.mean(cross))
+
+
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
+             norm_by_times=False):
+    """Connectionist temporal classification loss of unnormalised logits log_probs
+    [max_logit_length, batch, num_classes + 1] (softmax is applied inside, as Paddle's
+    warp-ctc does) against padded int labels [batch, max_label_length], with int64 lengths
+    [batch] of each. 'mean' averages loss / label_length over the batch; norm_by_times
+    divides each sequence's gradient (not its loss) by its input length.
+
+    Example: ``F.ctc_loss(logits, labels, input_lengths, label_lengths, blank=0)``
+    """
+    _check_reduction(reduction)
+    loss = api.squeeze(api.warpctc(log_probs, labels, input_lengths, label_lengths, blank,
+                                   norm_by_times), [-1])
+    if reduction == "mean":
+        return api.mean(api.divide(loss, api.cast(label_lengths, loss.dtype)))
+    return _reduce(loss, reduction)
+
+
+def _default_tree_paths(label, num_classes):
+    """(path_table, path_code) [N, L] of Paddle's default complete binary tree: with
+    c = label + num_classes, node j of the path is (c >> (j + 1)) - 1 (-1 past the root)
+    and its branch bit is (c >> j) & 1; L = bit length of num_classes - 1."""
+    length = (num_classes - 1).bit_length()
+    code = api.scale(api.reshape(api.cast(label, "int64"), [-1, 1]), 1.0, float(num_classes))
+    powers = to_tensor([2 ** j for j in range(length + 1)], "int64")
+    shifted = api.floor_divide(code, powers)
+    table = api.scale(shifted[:, 1:], 1.0, -1.0)
+    return table, api.remainder(shifted[:, :length], api.full([length], 2, "int64"))
+
+
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,  # noqa: A002
+                  path_code=None, is_sparse=False, name=None):
+    """Hierarchical sigmoid loss [N, 1]: the sum of the binary cross-entropies of the
+    branch decisions (path_code bits) along each label's path of tree nodes (path_table
+    rows of weight [nodes, D] and bias [nodes, 1], -1 past the root), by default Paddle's
+    complete binary tree over num_classes leaves. As in Paddle, node scores are clipped to
+    [-40, 40] and every unused path slot adds log 2 to the loss.
+
+    Example: ``F.hsigmoid_loss(x, label, 6, weight)`` with weight [5, D].
+    """
+    if (path_table is None) != (path_code is None):
+        raise ValueError("hsigmoid_loss: give both path_table and path_code, or neither")
+    if path_table is None:
+        if num_classes < 2:
+            raise ValueError(f"hsigmoid_loss: num_classes must be at least 2 with the "
+                             f"default tree, got {num_classes}")
+        path_table, path_code = _default_tree_paths(label, num_classes)
+    length = path_table.shape[-1]
+    valid = api.greater_equal(path_table, api.full_like(path_table, 0))
+    nodes = api.reshape(api.where(valid, path_table, api.full_like(path_table, 0)), [-1])
+    rows = api.reshape(api.gather(weight, nodes), [-1, length, weight.shape[-1]])
+    score = api.sum(api.multiply(api.unsqueeze(input, [1]), rows), [-1])
+    if bias is not None:
+        score = api.add(score, api.reshape(api.gather(api.reshape(bias, [-1]), nodes),
+                                           [-1, length]))
+    score = api.where(valid, api.clip(score, -40.0, 40.0), api.full_like(score, 0))
+    bits = api.cast(api.logical_and(valid, api.not_equal(
+        path_code, api.full_like(path_code, 0))), score.dtype)
+    loss = api.subtract(api.softplus(score, 1.0, 40.0), api.multiply(bits, score))
+    return api.sum(loss, [1], keepdim=True)

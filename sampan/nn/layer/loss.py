@@ -5,7 +5,8 @@ from .layers import Layer
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "BCELoss", "NLLLoss",
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
-           "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss"]
+           "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss",
+           "CTCLoss", "HSigmoidLoss"]
 
 
 class CrossEntropyLoss(Layer):
@@ -186,3 +187,39 @@ class MultiMarginLoss(Layer):
     def forward(self, input, label):  # noqa: A002
         return F.multi_margin_loss(input, label, self._p, self._margin, self._weight,
                                    self._reduction)
+
+
+class CTCLoss(Layer):
+    """CTC loss of unnormalised logits [T, B, C + 1] against padded labels (see
+    nn.functional.ctc_loss); norm_by_times is given per call."""
+
+    def __init__(self, blank=0, reduction="mean"):
+        super().__init__()
+        self._blank, self._reduction = blank, reduction
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self._blank,
+                          self._reduction, norm_by_times)
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid loss with weight [nodes, feature_size] and bias [nodes, 1]:
+    nodes = num_classes - 1 for the default complete binary tree, num_classes (the count of
+    non-leaf nodes) for a custom tree given as path_table / path_code at each call."""
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None,
+                 is_custom=False, is_sparse=False, name=None):
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise ValueError(f"HSigmoidLoss: num_classes must be at least 2 with the default "
+                             f"tree, got {num_classes}")
+        self._num_classes, self._is_custom, self._is_sparse = num_classes, is_custom, is_sparse
+        nodes = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([nodes, feature_size], weight_attr)
+        self.bias = self.create_parameter([nodes, 1], bias_attr, is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):  # noqa: A002
+        if self._is_custom and path_table is None:
+            raise ValueError("HSigmoidLoss: a custom tree needs path_table and path_code")
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias,
+                               path_table, path_code, self._is_sparse)
