@@ -444,3 +444,51 @@ def test_hsigmoid_loss_layer_and_errors():
     with pytest.raises(ValueError, match="both path_table and path_code"):
         paddle.nn.functional.hsigmoid_loss(tensor(x), tensor(label), 6, layer.weight,
                                            path_table=tensor(np.zeros((4, 2), "int64")))
+
+
+# ---- nn.functional.temporal_shift --------------------------------------------------------
+def _np_temporal_shift(x, seg_num, ratio, data_format="NCHW"):
+    if data_format == "NHWC":
+        x = x.transpose(0, 3, 1, 2)
+    clips = x.reshape((-1, seg_num) + x.shape[1:])
+    out = np.zeros_like(clips)
+    c1, c2 = int(x.shape[1] * ratio), int(x.shape[1] * 2 * ratio)
+    out[:, 1:, :c1] = clips[:, :-1, :c1]
+    out[:, :-1, c1:c2] = clips[:, 1:, c1:c2]
+    out[:, :, c2:] = clips[:, :, c2:]
+    out = out.reshape(x.shape)
+    return out.transpose(0, 2, 3, 1) if data_format == "NHWC" else out
+
+
+@pytest.mark.parametrize("seg_num, ratio", [(2, 0.2), (3, 0.25), (6, 0.5), (2, 0.0)])
+def test_temporal_shift_matches_numpy(seg_num, ratio):
+    shift = paddle.nn.functional.temporal_shift
+    x = rng.normal(size=(6, 8, 2, 3))
+    np.testing.assert_array_equal(shift(tensor(x), seg_num, ratio).numpy(),
+                                  _np_temporal_shift(x, seg_num, ratio))
+    xt = x.transpose(0, 2, 3, 1)
+    np.testing.assert_array_equal(shift(tensor(xt), seg_num, ratio, data_format="NHWC").numpy(),
+                                  _np_temporal_shift(xt, seg_num, ratio, "NHWC"))
+
+
+def test_temporal_shift_gradient_and_static():
+    shift = paddle.nn.functional.temporal_shift
+    weights = tensor(rng.normal(size=(4, 4, 2, 2)))
+    check_grad(lambda a: shift(a, 2, 0.25) * weights, rng.normal(size=(4, 4, 2, 2)))
+    x = rng.normal(size=(4, 4, 1, 2))
+    np.testing.assert_array_equal(run_static(lambda a: shift(a, 2), x),
+                                  _np_temporal_shift(x, 2, 0.25))
+
+
+def test_temporal_shift_errors():
+    shift = paddle.nn.functional.temporal_shift
+    with pytest.raises(ValueError, match="multiple of seg_num"):
+        shift(paddle.rand([5, 4, 2, 2]), 2)
+    with pytest.raises(ValueError, match="4-D"):
+        shift(paddle.rand([4, 4, 2]), 2)
+    with pytest.raises(ValueError, match="data_format"):
+        shift(paddle.rand([4, 4, 2, 2]), 2, data_format="NCDHW")
+    with pytest.raises(ValueError, match="shift_ratio"):
+        shift(paddle.rand([4, 4, 2, 2]), 2, 0.7)
+    with pytest.raises(ValueError, match="seg_num"):
+        shift(paddle.rand([4, 4, 2, 2]), 0)

@@ -1,6 +1,6 @@
 """More of paddle.nn.functional: shrink activations, 1-D transposed conv and adaptive pools,
 power-average (LP) pools, unfold/fold, pixel (un)shuffle, glu, gumbel softmax and extra
-losses (compositions)."""
+losses, temporal_shift (compositions)."""
 from ...ops._generated import api
 from .conv import _padding_1d, _pair, conv2d_transpose
 from .loss import _reduce, binary_cross_entropy_with_logits
@@ -10,7 +10,7 @@ __all__ = ["hardshrink", "softshrink", "conv1d_transpose", "adaptive_avg_pool1d"
            "adaptive_max_pool1d", "unfold", "fold", "pixel_shuffle", "pixel_unshuffle",
            "label_smooth", "glu", "gumbel_softmax", "margin_ranking_loss", "sigmoid_focal_loss",
            "square_error_cost", "log_loss", "hinge_embedding_loss", "soft_margin_loss",
-           "lp_pool1d", "lp_pool2d"]
+           "lp_pool1d", "lp_pool2d", "temporal_shift"]
 
 
 def _zero(x):
@@ -215,3 +215,42 @@ def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False
     mean = avg_pool2d(api.pow(x, p), kernel_size, stride, padding, ceil_mode, exclusive=False,
                       data_format=data_format)
     return _lp_from_mean(mean, p, kh * kw)
+
+
+def _check_temporal_shift(x, seg_num, shift_ratio, data_format):
+    """Paddle's argument rules: a 4-D input whose first dim is N * seg_num."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"temporal_shift: data_format must be 'NCHW' or 'NHWC', got "
+                         f"{data_format!r}")
+    if len(x.shape) != 4:
+        raise ValueError(f"temporal_shift: x must be 4-D [N*T, C, H, W] or [N*T, H, W, C], "
+                         f"got shape {x.shape}")
+    if not isinstance(seg_num, int) or seg_num <= 0:
+        raise ValueError(f"temporal_shift: seg_num must be a positive int, got {seg_num!r}")
+    if x.shape[0] >= 0 and x.shape[0] % seg_num:
+        raise ValueError(f"temporal_shift: the first dim {x.shape[0]} of x is not a multiple "
+                         f"of seg_num {seg_num}")
+    if not 0.0 <= shift_ratio <= 0.5:
+        raise ValueError(f"temporal_shift: shift_ratio must lie in [0, 0.5], got {shift_ratio}")
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
+    """The temporal shift of TSM: x [N*T, C, H, W] (or NHWC) seen as N clips of T = seg_num
+    frames; the first int(C * shift_ratio) channels take the previous frame's values, the
+    next ones up to int(2 * C * shift_ratio) the following frame's (zeros past either end),
+    the rest stay.
+
+    Example: ``F.temporal_shift(paddle.randn([6, 4, 2, 2]), seg_num=2, shift_ratio=0.2)``
+    """
+    _check_temporal_shift(x, seg_num, shift_ratio, data_format)
+    axis = 2 if data_format == "NCHW" else 4
+    clips = api.reshape(x, [-1, seg_num] + list(x.shape[1:]))
+    channels = clips.shape[axis]
+    edge = api.full_like(api.slice(clips, [1], [0], [1]), 0)
+    padded = api.concat([edge, clips, edge], 1)
+    c1, c2 = int(channels * shift_ratio), int(channels * 2 * shift_ratio)
+    parts = [(padded, 0, c1, 0), (padded, c1, c2, 2), (clips, c2, channels, None)]
+    pieces = [api.slice(src, [1, axis], [0 if at is None else at, lo],
+                        [seg_num if at is None else at + seg_num, hi])
+              for src, lo, hi, at in parts if hi > lo]
+    return api.reshape(api.concat(pieces, axis), x.shape)
