@@ -12,6 +12,7 @@ from .core.place import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, 
 from .core.printing import set_printoptions
 from .core.type_info import finfo, iinfo
 from .core.random import get_rng_state, seed as _seed, set_rng_state
+from .core.random import get_cuda_rng_state, set_cuda_rng_state
 from .eager.autograd import grad
 from .eager.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .eager.mode import EAGER as _EAGER
@@ -23,6 +24,7 @@ from .save_load import load, save
 from . import autograd, inference, io, jit, metric, nn, optimizer, regularizer, static
 from . import device, distributed, framework, incubate, utils, version
 from .distributed import DataParallel
+from .utils.dlpack import from_dlpack, to_dlpack
 from .nn.param_attr import ParamAttr
 from .hapi import Model, callbacks, flops, summary
 

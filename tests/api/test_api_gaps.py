@@ -492,3 +492,79 @@ def test_temporal_shift_errors():
         shift(paddle.rand([4, 4, 2, 2]), 2, 0.7)
     with pytest.raises(ValueError, match="seg_num"):
         shift(paddle.rand([4, 4, 2, 2]), 0)
+
+
+# ---- DLPack ------------------------------------------------------------------------------
+def test_dlpack_round_trip_shares_memory():
+    x = paddle.to_tensor([[0.2, 0.3, 0.5, 0.9], [0.1, 0.2, 0.6, 0.7]])
+    capsule = paddle.utils.dlpack.to_dlpack(x)
+    assert "dltensor" in repr(capsule)
+    y = paddle.utils.dlpack.from_dlpack(capsule)
+    assert "used_dltensor" in repr(capsule)
+    assert y.dtype == paddle.float32 and y.shape == [2, 4]
+    assert np.shares_memory(x._data, y._data)
+    with pytest.raises(Exception):
+        paddle.from_dlpack(capsule)  # a capsule is decoded once
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64",
+                                   "float16", "float32", "float64", "complex64", "complex128"])
+def test_dlpack_dtypes_and_numpy_producers(dtype):
+    a = (rng.normal(size=(3, 2)) * 3).astype(dtype)
+    back = paddle.from_dlpack(paddle.to_dlpack(paddle.to_tensor(a)))
+    assert back.numpy().dtype == a.dtype
+    np.testing.assert_array_equal(back.numpy(), a)
+    np.testing.assert_array_equal(np.from_dlpack(_Exported(paddle.to_dlpack(tensor(a)))), a)
+    from_numpy = paddle.from_dlpack(a)
+    assert np.shares_memory(from_numpy._data, a)
+
+
+class _Exported:
+    """A capsule behind the __dlpack__ protocol, as another framework's tensor would be."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_dlpack_copy_device_and_errors():
+    a = np.arange(4.0)
+    assert not np.shares_memory(paddle.from_dlpack(a, copy=True)._data, a)
+    assert paddle.from_dlpack(a, device="cpu").numpy().tolist() == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="CPU"):
+        paddle.from_dlpack(a, device="gpu:0")
+    with pytest.raises(TypeError, match="DLPack capsule"):
+        paddle.from_dlpack([1, 2])
+    with pytest.raises(TypeError, match="Tensor"):
+        paddle.to_dlpack(np.arange(2))
+
+
+# ---- random states -----------------------------------------------------------------------
+def test_cuda_rng_state_on_the_cpu_build():
+    assert paddle.get_cuda_rng_state() == []
+    assert paddle.set_cuda_rng_state(paddle.get_cuda_rng_state()) is None
+
+
+def test_rng_state_round_trip_repeats_every_random_op():
+    paddle.seed(5)
+    state = paddle.get_rng_state()
+    draws = [paddle.rand([3]).numpy(), paddle.randn([4]).numpy(),
+             paddle.randint(0, 9, [5]).numpy(),
+             paddle.nn.functional.dropout(paddle.ones([8]), 0.5).numpy()]
+    paddle.rand([50])
+    paddle.set_rng_state(state, device="cpu")
+    again = [paddle.rand([3]).numpy(), paddle.randn([4]).numpy(),
+             paddle.randint(0, 9, [5]).numpy(),
+             paddle.nn.functional.dropout(paddle.ones([8]), 0.5).numpy()]
+    for a, b in zip(draws, again):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="one-element"):
+        paddle.set_rng_state(state * 2)
+    with pytest.raises(ValueError, match="CPU generator"):
+        paddle.get_rng_state("gpu")
+
