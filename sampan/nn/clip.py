@@ -2,7 +2,7 @@
 from ..eager.grad_mode import no_grad
 from ..ops._generated import api
 
-__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "clip_grad_norm_"]
+__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
 
 
 class _ClipBase:
@@ -70,12 +70,3 @@ class ClipGradByGlobalNorm(_ClipBase):
         return [(p, _shrink(g, norm, self.clip_norm) if self._clippable(p, g) else g)
                 for p, g in params_grads]
 
-
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False):
-    """Clip the gradients of `parameters` in place by their global L2 norm; returns the norm."""
-    params = [p for p in parameters if p.grad is not None]
-    with no_grad():
-        norm = _global_norm([p.grad for p in params])
-        for p in params:
-            p.grad = _shrink(p.grad, norm, float(max_norm))
-    return norm

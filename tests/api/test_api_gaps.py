@@ -568,3 +568,40 @@ def test_rng_state_round_trip_repeats_every_random_op():
     with pytest.raises(ValueError, match="CPU generator"):
         paddle.get_rng_state("gpu")
 
+
+# ---- nn.utils.clip_grad_norm_ ------------------------------------------------------------
+def test_clip_grad_norm_without_gradients_returns_zero():
+    layer = paddle.nn.Linear(3, 2)
+    total = paddle.nn.utils.clip_grad_norm_(layer.parameters(), 1.0)
+    assert total.shape == [] and float(total) == 0.0
+    assert layer.weight.grad is None
+    assert float(paddle.nn.utils.clip_grad_norm_([], 1.0)) == 0.0
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf"), 0])
+def test_clip_grad_norm_matches_paddle_formula(norm_type):
+    layer = paddle.nn.Linear(3, 2)
+    (layer(tensor(rng.normal(size=(4, 3)).astype("float32"))) * 10).sum().backward()
+    grads = [p.grad.numpy().astype(np.float64) for p in layer.parameters()]
+    flat = np.concatenate([g.ravel() for g in grads])
+    # the 0-"norm" is Paddle's: the count of tensors whose nonzero count is nonzero
+    want = {2.0: np.linalg.norm(flat), 1.0: np.abs(flat).sum(), float("inf"): np.abs(flat).max(),
+            0: float(np.count_nonzero([np.count_nonzero(g) for g in grads]))}
+    total = paddle.nn.utils.clip_grad_norm_(layer.parameters(), 0.5, norm_type)
+    np.testing.assert_allclose(float(total), want[norm_type], rtol=1e-5)
+    coef = min(1.0, 0.5 / (want[norm_type] + 1e-6))
+    for p, g in zip(layer.parameters(), grads):
+        np.testing.assert_allclose(p.grad.numpy(), g * coef, rtol=1e-5)
+
+
+def test_clip_grad_norm_skips_missing_grads_and_checks_arguments():
+    a, b = paddle.nn.Linear(2, 2), paddle.nn.Linear(2, 2)
+    a(paddle.ones([1, 2])).sum().backward()
+    total = paddle.nn.utils.clip_grad_norm_(iter(list(a.parameters()) + list(b.parameters())),
+                                            100.0)
+    assert float(total) > 0 and b.weight.grad is None
+    with pytest.raises(ValueError, match="norm_type"):
+        paddle.nn.utils.clip_grad_norm_(a.parameters(), 1.0, norm_type=3)
+    a.weight.grad = paddle.full([2, 2], float("nan"))
+    with pytest.raises(RuntimeError, match="non-finite"):
+        paddle.nn.utils.clip_grad_norm_(a.parameters(), 1.0, error_if_nonfinite=True)
