@@ -605,3 +605,18 @@ def test_clip_grad_norm_skips_missing_grads_and_checks_arguments():
     a.weight.grad = paddle.full([2, 2], float("nan"))
     with pytest.raises(RuntimeError, match="non-finite"):
         paddle.nn.utils.clip_grad_norm_(a.parameters(), 1.0, error_if_nonfinite=True)
+
+
+# ---- where Paddle puts the new names -----------------------------------------------------
+@pytest.mark.parametrize("where, names", [
+    (paddle.linalg, "eig eigvals lu lu_unpack cov corrcoef"),
+    (paddle, "index_put index_put_ to_dlpack from_dlpack get_cuda_rng_state set_cuda_rng_state "
+             "get_rng_state set_rng_state"),
+    (paddle.nn, "SyncBatchNorm CTCLoss HSigmoidLoss"),
+    (paddle.nn.functional, "ctc_loss hsigmoid_loss temporal_shift"),
+    (paddle.utils.dlpack, "to_dlpack from_dlpack"),
+    (paddle.Tensor, "mT index_put index_put_ cov corrcoef eig eigvals lu lu_unpack"),
+])
+def test_new_names_are_where_paddle_has_them(where, names):
+    missing = [n for n in names.split() if not hasattr(where, n)]
+    assert not missing
