@@ -16,8 +16,10 @@ _FRESH = (None,) * 6
 
 
 def _rate(learning_rate, like):
-    """The (0-d or size-1) learning rate as a scalar of like's dtype."""
-    return np.asarray(learning_rate, dtype=like.dtype).reshape(())
+    """A (0-d or size-1) learning rate or beta power as a NumPy scalar of like's dtype (the
+    same value a 0-d array would hold, at a fraction of the cost of array arithmetic)."""
+    return like.dtype.type(learning_rate.item() if learning_rate.__class__ is np.ndarray
+                           else learning_rate)
 
 
 def _average(acc, decay, update, out):
@@ -57,8 +59,8 @@ def _adam_step(param, grad, lr, moment1, moment2, beta1_pow, beta2_pow, moment2_
         moment2_max_out, denominator = np.empty(0, param.dtype), moment2_out
     else:
         moment2_max_out = denominator = np.maximum(moment2_out, moment2_max, out=out[5])
-    bias2 = np.sqrt(1.0 - beta2_pow.astype(param.dtype).reshape(()))
-    lr_t = lr * bias2 / (1.0 - beta1_pow.astype(param.dtype).reshape(()))
+    bias2 = np.sqrt(1.0 - _rate(beta2_pow, param))
+    lr_t = lr * bias2 / (1.0 - _rate(beta1_pow, param))
     step = lr_t * moment1_out / (np.sqrt(denominator) + dtype(epsilon) * bias2)
     return (np.subtract(param, step, out=out[0]), moment1_out, moment2_out,
             _scaled(beta1_pow, beta1, out[3]), _scaled(beta2_pow, beta2, out[4]),
@@ -140,7 +142,7 @@ def adamax(param, grad, learning_rate, moment, inf_norm, beta1_pow, beta1, beta2
     moment_out = _average(moment, dtype(beta1), dtype(1.0 - beta1) * g, out[1])
     scaled = np.multiply(inf_norm, dtype(beta2), out=out[2])
     inf_norm_out = np.maximum(np.add(scaled, dtype(epsilon), out=scaled), np.abs(g), out=scaled)
-    lr_t = _rate(learning_rate, param) / (dtype(1.0) - beta1_pow.astype(param.dtype).reshape(()))
+    lr_t = _rate(learning_rate, param) / (dtype(1.0) - _rate(beta1_pow, param))
     param_out = np.subtract(param, lr_t * (moment_out / inf_norm_out), out=out[0])
     return param_out, moment_out, inf_norm_out, _scaled(beta1_pow, beta1, out[3])
 
@@ -220,8 +222,8 @@ def lamb(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, wei
     g = grad.astype(param.dtype, copy=False)
     moment1_out = _average(moment1, dtype(beta1), dtype(1.0 - beta1) * g, out[1])
     moment2_out = _average(moment2, dtype(beta2), dtype(1.0 - beta2) * g * g, out[2])
-    m_hat = moment1_out / (dtype(1) - beta1_pow.astype(param.dtype).reshape(()))
-    v_hat = moment2_out / (dtype(1) - beta2_pow.astype(param.dtype).reshape(()))
+    m_hat = moment1_out / (dtype(1) - _rate(beta1_pow, param))
+    v_hat = moment2_out / (dtype(1) - _rate(beta2_pow, param))
     direction = m_hat / (np.sqrt(v_hat) + dtype(epsilon)) + dtype(weight_decay) * param
     ratio = dtype(1)
     if weight_decay > 0 or always_adapt:
