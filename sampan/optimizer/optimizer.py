@@ -39,6 +39,7 @@ class Optimizer:
         self._weight_decay = _as_regularizer(weight_decay)
         self._param_groups = []
         self._state = {}
+        self._states_by_param = {}  # id(param) -> (param, its {accumulator: tensor})
         params = list(parameters) if parameters is not None else []
         if params and isinstance(params[0], dict):
             for group in params:
@@ -121,8 +122,10 @@ class Optimizer:
         lr = base_lr * param.optimize_attr.get("learning_rate", 1.0)
         lr *= group.get("learning_rate", 1.0)
         grad = self._regularized(param, grad, group)
-        run_update(*self._update(param, grad, lr_tensor(lr, param), self._param_state(param, group),
-                                 group))
+        cached = self._states_by_param.get(id(param))
+        if cached is None or cached[0] is not param:
+            cached = self._states_by_param[id(param)] = (param, self._param_state(param, group))
+        run_update(*self._update(param, grad, lr_tensor(lr, param), cached[1], group))
 
     def _update(self, param, grad, lr, state, group):
         """(op name, input tensors, attributes, per output the tensor it replaces) of one
@@ -166,6 +169,7 @@ class Optimizer:
                 continue
             array = np.array(value.numpy() if isinstance(value, Tensor) else value)
             self._state[key] = wrap(array)
+        self._states_by_param.clear()
 
     set_dict = set_state_dict
 

@@ -116,6 +116,8 @@ def test_adam_state_dict_round_trip():
     restored.set_state_dict(saved)
     np.testing.assert_allclose(_one_more_step(restored, p, start), expected)
     assert not np.allclose(_one_more_step(opt.Adam(0.01, parameters=[p]), p, start), expected)
+    o.set_state_dict(saved)  # the optimizer that already stepped rewinds too
+    np.testing.assert_allclose(_one_more_step(o, p, start), expected)
 
 
 def test_scheduler_drives_lr_and_is_saved():
