@@ -19,11 +19,14 @@ def _check_classes(label, keep, classes, arg="label"):
         raise InvalidArgument(arg, f"label {label[bad].ravel()[0]} is out of range [0, {classes})")
 
 
-def _hard_labels(label, ndim, axis, ignore_index, classes):
-    """(kept mask, labels with ignored ones replaced by 0), both with a size-1 class axis."""
+def _hard_labels(label, ndim, axis, ignore_index, classes, check=True):
+    """(kept mask, labels with ignored ones replaced by 0), both with a size-1 class axis.
+    `check`: raise on a kept label outside [0, classes) (the forward op checks; its gradient
+    op sees the same labels)."""
     label = label if label.ndim == ndim else np.expand_dims(label, axis)
     keep = label != ignore_index
-    _check_classes(label, keep, classes)
+    if check:
+        _check_classes(label, keep, classes)
     return keep, np.where(keep, label, 0)
 
 
@@ -31,15 +34,19 @@ def _along(index, axis):
     """Fancy index picking `index`'s entries along `axis` (the other axes by position): what
     take_along_axis / put_along_axis build, without their per-call checks."""
     ndim = index.ndim
+    if ndim == 2 and axis == 1:  # [batch, 1] labels of [batch, classes] logits
+        return np.arange(index.shape[0])[:, None], index
     return tuple(index if dim == axis else
                  np.arange(n).reshape([n if d == dim else 1 for d in range(ndim)])
                  for dim, n in enumerate(index.shape))
 
 
-def _log_softmax(x, axis):
-    """Numerically stable log(softmax(x)) along axis."""
+def _softmax_and_log(x, axis):
+    """(softmax(x), log(softmax(x))) along axis, numerically stable, sharing one exp."""
     shifted = x - x.max(axis=axis, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+    exp = np.exp(shifted)
+    total = exp.sum(axis=axis, keepdims=True)
+    return np.divide(exp, total, out=exp), shifted - np.log(total)
 
 
 def cross_entropy_with_softmax(input, label, soft_label, use_softmax, numeric_stable_mode,
@@ -48,8 +55,7 @@ def cross_entropy_with_softmax(input, label, soft_label, use_softmax, numeric_st
     input as probabilities. Hard labels may omit the class axis; ignore_index rows give 0."""
     axis %= input.ndim
     if use_softmax:
-        log_probs = _log_softmax(input, axis)
-        probs = np.exp(log_probs)
+        probs, log_probs = _softmax_and_log(input, axis)
     else:
         with np.errstate(divide="ignore"):
             log_probs = np.log(input)
@@ -68,7 +74,7 @@ def _loss_logit_grad(label, probs, loss_grad, soft_label, use_softmax, ignore_in
         if use_softmax:
             return (probs * label.sum(axis=axis, keepdims=True) - label) * loss_grad
         return -label / probs * loss_grad
-    keep, safe = _hard_labels(label, probs.ndim, axis, ignore_index, probs.shape[axis])
+    keep, safe = _hard_labels(label, probs.ndim, axis, ignore_index, probs.shape[axis], False)
     g = np.where(keep, loss_grad, 0)
     at = _along(safe, axis)
     if use_softmax:
