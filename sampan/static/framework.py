@@ -331,6 +331,14 @@ class Program:
         self._version += 1
         return block
 
+    def _discard_blocks(self, first):
+        """Remove the newest blocks, from index `first` on: sub-blocks traced and then
+        abandoned (a loop body traced again with more differentiable loop variables)."""
+        if self._current >= first:
+            raise ValueError(f"cannot discard block {self._current}: it is being built")
+        del self.blocks[first:]
+        self._version += 1
+
     def _rollback(self):
         """Return to the parent of the current block."""
         self._current = self.current_block().parent_idx

@@ -42,28 +42,45 @@ def _as_list(result, count):
     return result
 
 
-def _placeholders(template):
-    """Block-local variables standing for the loop variables inside a sub-block."""
+def _placeholders(template, carried):
+    """Block-local variables standing for the loop variables inside a sub-block; those at
+    the indices in `carried` carry gradients whatever their initial value does."""
     block = default_main_program().current_block()
     return [block.create_var(generate("loop_var"), v._shape, v.dtype, kind=v.kind,
-                             stop_gradient=v.stop_gradient, is_data=True)
-            for v in template]
+                             stop_gradient=v.stop_gradient and k not in carried, is_data=True)
+            for k, v in enumerate(template)]
+
+
+def _newly_carried(holders, outs, carried):
+    """Indices of loop variables that enter the body without a gradient but leave it with
+    one (s = zeros, then s = s + f(x) in the body): their placeholders must carry
+    gradients, or every iteration but the last would lose its contribution."""
+    return {k for k, (holder, out) in enumerate(zip(holders, outs))
+            if k not in carried and holder.stop_gradient and differentiable(holder)
+            and isinstance(out, Variable) and not out.stop_gradient}
 
 
 def _static_while(cond, body, loop_vars, name):
     """Build the `while` op and return the final loop variables (same nesting)."""
     leaves = [v if isinstance(v, Variable) else constant_var(v) for v in flatten(loop_vars)]
 
-    def build(fn):
-        holders = _placeholders(leaves)
+    def build(fn, carried=frozenset()):
+        holders = _placeholders(leaves, carried)
         names = [h.name for h in holders]  # fn may rebind the objects (array_write)
         result = fn(*pack(loop_vars, holders))
         return [h.block.vars[n] for h, n in zip(holders, names)], result
     cond_block, (cond_vars, pred) = sub_block(build, cond)
     if not isinstance(pred, Variable) or pred.dtype.name != "bool":
         raise TypeError(f"while_loop(): cond must return a bool Variable, got {pred!r}")
-    body_block, (body_vars, result) = sub_block(build, body)
-    result = _as_list(result, len(loop_vars))
+    carried = frozenset()
+    while True:  # trace the body until the loop variables that carry gradients settle
+        body_block, (body_vars, result) = sub_block(build, body, carried)
+        result = _as_list(result, len(loop_vars))
+        more = _newly_carried(body_vars, flatten(result), carried)
+        if not more or len(flatten(result)) != len(body_vars):
+            break
+        default_main_program()._discard_blocks(body_block.idx)
+        carried = carried | more
     if structure(result) != structure(list(loop_vars)):
         raise ValueError(f"while_loop(): body returns {structure(result)}, loop_vars are "
                          f"{structure(list(loop_vars))}")
