@@ -1,4 +1,5 @@
-"""Eager overhead: `x + y` on [4, 4] float32, forward+backward of add, and `import sampan`.
+"""Eager overhead: `x + y` on [4, 4] float32, forward+backward of add, common small calls
+(a scalar operand, indexing, concat/stack/split), and `import sampan`.
 
 Run: .venv/bin/python bench/bench_eager.py   (prints a table; median of repeated samples)
 """
@@ -51,6 +52,12 @@ def main():
         ("sampan x + y [4,4]", per_call_us(lambda: x + y)),
         ("sampan x + y, x requires grad (fwd only)", per_call_us(lambda: xg + y)),
         ("sampan (x + y).sum().backward()", per_call_us(fwd_bwd, inner=500)),
+        ("sampan x * 2.0", per_call_us(lambda: x * 2.0)),
+        ("sampan x[0]", per_call_us(lambda: x[0])),
+        ("sampan x[:, 1:3]", per_call_us(lambda: x[:, 1:3])),
+        ("sampan paddle.concat([x, y])", per_call_us(lambda: paddle.concat([x, y]))),
+        ("sampan paddle.stack([x, y])", per_call_us(lambda: paddle.stack([x, y]))),
+        ("sampan paddle.split(x, 2)", per_call_us(lambda: paddle.split(x, 2))),
     ]
     for name, us in rows:
         print(f"{name:45s} {us:8.2f} us")
