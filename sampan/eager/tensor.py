@@ -127,6 +127,16 @@ class Tensor(IndexingMixin, TensorOperators):
     def __array__(self, dtype=None, copy=None):
         return self._data if dtype is None else self._data.astype(dtype)
 
+    def __dlpack__(self, stream=None, **kwargs):
+        """A DLPack capsule sharing the data (`torch.from_dlpack(tensor)`, `np.from_dlpack`);
+        read-only data (a broadcast view) is exported as a copy, DLPack cannot mark it."""
+        data = self._data if self._data.flags.writeable else self._data.copy()
+        return data.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        """(device type, id) in DLPack's terms: the CPU."""
+        return self._data.__dlpack_device__()
+
     def __len__(self):
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")

@@ -620,3 +620,15 @@ def test_clip_grad_norm_skips_missing_grads_and_checks_arguments():
 def test_new_names_are_where_paddle_has_them(where, names):
     missing = [n for n in names.split() if not hasattr(where, n)]
     assert not missing
+
+
+def test_tensors_speak_the_dlpack_protocol():
+    """np.from_dlpack (and torch.from_dlpack) read a Tensor directly, sharing its memory;
+    a read-only broadcast view is exported as a copy."""
+    x = paddle.to_tensor([[1.0, 2.0]])
+    shared = np.from_dlpack(x)
+    np.testing.assert_array_equal(shared, [[1.0, 2.0]])
+    assert np.shares_memory(shared, x._data)
+    assert x.__dlpack_device__()[0] == 1  # kDLCPU
+    view = paddle.ones([1, 3]).expand([2, 3])
+    np.testing.assert_array_equal(np.from_dlpack(view), np.ones((2, 3)))
