@@ -5,6 +5,7 @@ import numpy as np
 
 from ..core import dtype as dtypes
 from ..core.dispatch import current_mode
+from ..eager.grad_mode import no_grad
 from ..eager.tensor import Tensor
 from ..ops._generated import api
 from .manipulation import has_symbolic_size, size_tensor
@@ -40,7 +41,13 @@ def _default_of_kind(kind):
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
-    """A new tensor holding `data` (Python float -> float32, int -> int64, like Paddle)."""
+    """A new tensor holding `data` (Python float -> float32, int -> int64, like Paddle).
+    A tensor is copied by an op (so tracing records it), with no autograd history."""
+    if isinstance(data, Tensor) and not current_mode().is_static:
+        with no_grad():
+            out = api.assign(data) if dtype is None else api.cast(api.assign(data), dtype)
+        out.stop_gradient = stop_gradient
+        return out
     array = np.array(_infer_array(data, dtype), copy=True)
     if current_mode().is_static:
         from ..static.mode import constant_var

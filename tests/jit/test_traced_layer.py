@@ -328,3 +328,14 @@ def test_tracing_refuses_static_mode_and_nesting():
 
     with pytest.raises(RuntimeError, match="inside another trace"):
         TracedLayer.trace(Nested(), [paddle.ones([2, 6])])
+
+
+def test_to_tensor_of_a_traced_tensor_is_recorded():
+    """paddle.to_tensor(t) copies through an op, so the Program follows new inputs."""
+    class Copying(nn.Layer):
+        def forward(self, x):
+            return paddle.to_tensor(x * 2.0, dtype="float64") + 1.0
+
+    _, static_layer = trace_quietly(Copying(), [rows(0, 2, 3)])
+    x = rows(1, 2, 3)
+    close(static_layer([x])[0], Copying()(x))
