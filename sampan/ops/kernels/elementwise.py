@@ -50,12 +50,35 @@ def _common(x, y):
     return x.astype(dtype, copy=False), y.astype(dtype, copy=False)
 
 
-def _sum_to(grad, shape):
-    """grad summed over the leading and size-1 dims that broadcasting added to `shape`."""
-    lead = grad.ndim - len(shape)
+_SUM_PLANS = {}
+
+
+def _sum_plan(grad_shape, shape):
+    """(lifted shape or None, axes) that bring a gradient of grad_shape down to `shape`."""
+    lifted, lead = None, len(grad_shape) - len(shape)
+    if lead < 0:  # fewer dims than the input: lift with leading 1s first
+        lifted = grad_shape = (1,) * -lead + grad_shape
+        lead = 0
     axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
-                                      if n == 1 and grad.shape[lead + i] != 1)
-    return grad.sum(axis=axes).reshape(shape)
+                                      if n == 1 and grad_shape[lead + i] != 1)
+    return lifted, axes
+
+
+def _sum_to(grad, shape):
+    """grad summed over the leading and size-1 dims that broadcasting added to `shape` (the
+    plan is cached per pair of shapes: every bias gradient of a training step asks again)."""
+    if grad.shape == shape:
+        return grad
+    key = (grad.shape, shape)
+    plan = _SUM_PLANS.get(key)
+    if plan is None:
+        if len(_SUM_PLANS) > 4096:
+            _SUM_PLANS.clear()
+        plan = _SUM_PLANS[key] = _sum_plan(grad.shape, tuple(shape))
+    lifted, axes = plan
+    if lifted is not None:
+        grad = grad.reshape(lifted)
+    return grad.sum(axis=axes).reshape(shape) if axes else grad.reshape(shape)
 
 
 def _grad_for(x, grad):

@@ -4,7 +4,7 @@ Gradients of ops whose indices may repeat accumulate with np.add.at.
 """
 import numpy as np
 
-from .manipulation import _sum_to_shape
+from .elementwise import _sum_to
 
 _INDEX_ITEMS = {
     "slice": lambda item, tensors: slice(item[1], item[2], item[3]),
@@ -143,7 +143,7 @@ def masked_fill(x, mask, value):
 
 def masked_fill_grad(x, mask, value, out_grad):
     """x_grad: out_grad where mask is false; value_grad: out_grad summed where it is true."""
-    x_grad = _sum_to_shape(np.where(mask, 0, out_grad), x.shape)
+    x_grad = _sum_to(np.where(mask, 0, out_grad), x.shape)
     value_grad = np.asarray(out_grad.sum(where=mask), dtype=value.dtype).reshape(value.shape)
     return x_grad, value_grad
 
@@ -167,7 +167,7 @@ def masked_select_grad(x, mask, out_grad):
     x_full, mask = _broadcast_pair(x, mask)
     grad = np.zeros(x_full.shape, out_grad.dtype)
     grad[mask] = out_grad
-    return _sum_to_shape(grad, x.shape)
+    return _sum_to(grad, x.shape)
 
 
 def _index_tuple(index, indices):
@@ -204,5 +204,5 @@ def setitem_grad(value, indices, out_grad, index):
     where = _index_tuple(index, indices)
     x_grad = out_grad.copy()
     x_grad[where] = 0
-    value_grad = _sum_to_shape(np.asarray(out_grad[where]), value.shape)
+    value_grad = _sum_to(np.asarray(out_grad[where]), value.shape)
     return x_grad, value_grad.astype(value.dtype, copy=False)

@@ -11,21 +11,9 @@ from ..infer_meta.manipulation import (_flatten_shape, _pad_widths, _split_sizes
 from ..infer_meta.manipulation import arange as _arange_meta
 from ..infer_meta.manipulation import eye as _eye_meta
 from ..infer_meta.manipulation import linspace as _linspace_meta
+from .elementwise import _sum_to
 
 _NUMPY_PAD_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
-
-
-def _sum_to_shape(grad, shape):
-    """Sum a broadcast gradient back down to `shape` (leading and size-1 dims)."""
-    if grad.shape == shape:
-        return grad
-    lead = grad.ndim - len(shape)
-    if lead < 0:
-        grad = grad.reshape((1,) * -lead + grad.shape)
-        lead = 0
-    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape)
-                                      if d == 1 and grad.shape[i + lead] != 1)
-    return grad.sum(axis=axes, keepdims=True).reshape(shape) if axes else grad.reshape(shape)
 
 
 def reshape(x, shape):
@@ -124,7 +112,7 @@ def expand(x, shape):
 
 def expand_grad(x, out_grad):
     """out_grad summed over the broadcast dims."""
-    return _sum_to_shape(out_grad, x.shape)
+    return _sum_to(out_grad, x.shape)
 
 
 def expand_double_grad(out_grad, x_grad_grad):

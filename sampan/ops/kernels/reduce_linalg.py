@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ..infer_meta.reduce_linalg import einsum_subscripts, reduced_axes, reduced_shape
-from .elementwise import _conj
+from .elementwise import _conj, _sum_to
 
 __all__ = [
     "reduce_sum", "sum_grad", "reduce_mean", "mean_grad", "reduce_max", "reduce_min",
@@ -69,16 +69,6 @@ def _empty_reduction(x, axis, keepdim, fill):
 def _at_least_1d(x):
     """x, or a 0-d x viewed as shape [1] (axis -1 and 0 then address its only element)."""
     return x if x.ndim else x.reshape(1)
-
-
-def _sum_to_shape(grad, shape):
-    """grad summed over the leading and size-1 dims that broadcasting added to `shape`."""
-    if grad.shape == shape:
-        return grad
-    lead = grad.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
-                                      if n == 1 and grad.shape[lead + i] != 1)
-    return np.add.reduce(grad, axis=axes, keepdims=True).reshape(shape)
 
 
 def _exclusive_cumprod(a):
@@ -373,7 +363,7 @@ def _operand_grad(grad, operand, transposed, lifted_axis):
         grad = grad.squeeze(lifted_axis)
     elif transposed:
         grad = _swap_last(grad)
-    return _sum_to_shape(grad, operand.shape)
+    return _sum_to(grad, operand.shape)
 
 
 def _matmul_x_grad(x, y, out_grad, transpose_x, transpose_y):
