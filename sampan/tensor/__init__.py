@@ -6,6 +6,8 @@ and finally install the public functions as Tensor/Variable methods.
 """
 import sys as _sys
 
+from ..eager.tensor import Tensor as _Tensor
+
 from ..ops._generated.api import *  # noqa: F401,F403
 from ..ops._generated.api import __all__ as _op_names
 from .array import array_length, array_read, array_write, create_array
@@ -28,6 +30,11 @@ from .logic import *  # noqa: F401,F403
 from .logic import __all__ as _logic_names
 from .math import *  # noqa: F401,F403
 from .math import __all__ as _math_names
+from .more import *  # noqa: F401,F403
+from .more import METHODS as _more_methods, TENSOR_METHODS as _more_tensor_methods
+from .more import __all__ as _more_names
+from .random_fill import *  # noqa: F401,F403
+from .random_fill import METHODS as _random_fill_methods, __all__ as _random_fill_names
 from .scatter_into import *  # noqa: F401,F403
 from .scatter_into import __all__ as _scatter_names
 from .search import *  # noqa: F401,F403
@@ -39,8 +46,13 @@ __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names
                  | set(_math_names) | set(_extra_names) | set(_inplace_names)
                  | set(_cumulative_names) | set(_search_names) | set(_logic_names)
                  | set(_construct_names) | set(_scatter_names) | set(_linalg_names)
+                 | set(_more_names) | set(_random_fill_names)
                  | {"create_array", "array_write", "array_read", "array_length"})
 _install_methods(_sys.modules[__name__], __all__)
 _install_method_table(_inplace_methods)
 _install_method_table(_conversion_methods)
 _install_method_table(_linalg_methods)
+_install_method_table(_more_methods)
+_install_method_table(_random_fill_methods)
+for _name, _fn in _more_tensor_methods.items():  # eager-only methods: Tensor, not Variable
+    setattr(_Tensor, _name, _fn)

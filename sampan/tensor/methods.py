@@ -14,7 +14,9 @@ _NOT_METHODS = {
     "truncated_gaussian", "meshgrid", "concat", "stack", "einsum", "create_array",
     "array_write", "array_read", "array_length", "bernoulli", "full_like", "zeros_like",
     "ones_like", "empty_like", "shape", "seed", "is_tensor", "multinomial", "rand_like",
-    "randn_like", "randint_like", "cartesian_prod", "block_diag",
+    "randn_like", "randint_like", "cartesian_prod", "block_diag", "logspace",
+    "tril_indices", "triu_indices", "scatter_nd", "multiplex", "broadcast_tensors", "hstack",
+    "vstack", "row_stack", "dstack", "column_stack", "polar",
 }
 _ALIASES = {"mm": "matmul", "abs": "abs"}
 
