@@ -10,7 +10,7 @@ from .autograd import GradNode
 from .grad_mode import STATE
 from .tensor import Tensor, wrap
 
-__all__ = ["EagerMode", "EAGER", "to_eager_tensor"]
+__all__ = ["EagerMode", "EAGER", "to_eager_tensor", "signature_id"]
 
 
 def to_eager_tensor(value, like=None):
@@ -106,7 +106,7 @@ def _signature(op, arrays, attrs):
 _SIGNATURE_IDS = {}
 
 
-def _signature_id(tensor):
+def signature_id(tensor):
     """A small int naming the tensor's (shape, dtype), cached on the tensor until its data
     is replaced (Tensor._set_data resets it): cheaper to hash than the pair itself."""
     array = tensor._data
@@ -157,7 +157,7 @@ def _binary(op, a, b, attrs):
     (assign_value) and list-input ops (getitem, setitem) take `Any` attributes."""
     x, y = a._data, b._data
     if _FLAGS["FLAGS_eager_check_meta"]:
-        key = (op, attrs, a._sig or _signature_id(a), b._sig or _signature_id(b))
+        key = (op, attrs, a._sig or signature_id(a), b._sig or signature_id(b))
         if key not in _checked:
             _check_new(op, (x, y), attrs, key)
     try:
@@ -175,7 +175,7 @@ def _unary(op, a, attrs):
     """The one-tensor, one-output case (activations, reductions, reshapes)."""
     x = a._data
     if _FLAGS["FLAGS_eager_check_meta"]:
-        key = (op, attrs, a._sig or _signature_id(a))
+        key = (op, attrs, a._sig or signature_id(a))
         if key not in _checked:
             _check_new(op, (x,), attrs, key)
     try:

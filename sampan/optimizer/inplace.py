@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 
+from ..eager.mode import signature_id
 from ..eager.tensor import wrap
 from ..ops._generated import api
 from ..ops.registry import OPS
@@ -53,15 +54,17 @@ def run_update(op_name, inputs, attrs, targets):
     dtype); outputs past the targets (an unused optional state) are dropped. The first call
     of a signature goes through dispatch, which checks the inputs; later ones run the
     kernel, in place for every target `_owned` allows."""
-    key = (op_name, attrs, *[None if t is None else (t._data.shape, t._data.dtype)
+    key = (op_name, attrs, *[None if t is None else t._sig or signature_id(t)
                              for t in inputs])
     if key not in _checked:
         _store(targets, _run_checked(op_name, inputs, attrs, key))
         return
     op = OPS[op_name]
     # ownership is judged before anything here holds an extra reference to the arrays
-    out = [t._data if _owned(t, inputs[0]._data.dtype) else None for t in targets]
-    out += [None] * (len(op.output_names) - len(out))
+    dtype = inputs[0]._data.dtype
+    out = [t._data if _owned(t, dtype) else None for t in targets]
+    if len(out) < len(op.output_names):
+        out += [None] * (len(op.output_names) - len(out))
     results = op.kernel(*[None if t is None else t._data for t in inputs], *attrs, out=out)
     _store(targets, (results,) if len(out) == 1 else results)
 
