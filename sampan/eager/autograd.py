@@ -201,8 +201,7 @@ class GradNode(NodeBase):
                 result = EAGER.run_op(bw, tensors, attrs)
             if bw.backward is None:
                 result = _NoDoubleGradNode.mark(self, bw, result)
-            if not bw.single_output:
-                return _by_input(self, bw, result)
+            single = bw.single_output  # run_op returns one Tensor, else a list per output
         else:
             args = self.saved.copy()
             if self.out_layout is _SINGLE:
@@ -219,19 +218,15 @@ class GradNode(NodeBase):
                                                              bw.bw_grad_targets))))
             else:
                 result = bw.kernel(*args)
-        if len(bw.output_names) == 1:
+            single = len(bw.output_names) == 1  # a kernel returns a one-output value bare
+        if single:
             result = (result,)
-        return _by_input(self, bw, result)
-
-
-def _by_input(node, bw, result):
-    """The backward op's per-output results placed at the forward inputs they belong to."""
-    if bw.bw_aligned:
-        return result
-    by_input = [None] * len(node.edges)
-    for target, g in zip(bw.bw_grad_targets, result):
-        by_input[target] = g
-    return by_input
+        if bw.bw_aligned:
+            return result
+        by_input = [None] * len(self.edges)
+        for target, g in zip(bw.bw_grad_targets, result):
+            by_input[target] = g
+        return by_input
 
 
 _new = object.__new__
@@ -522,15 +517,12 @@ def _accumulate_into_leaf(leaf, g):
     if current is None or leaf._grad_zero:
         if data.dtype != leaf._data.dtype:
             data = data.astype(leaf._data.dtype)
-        elif not data.flags.writeable:  # a shared seed or a broadcast view: own a copy
+        elif not data.flags.writeable:  # a read-only (broadcast) view: own a copy
             data = data.copy()
         leaf._grad = wrap(data)
         leaf._grad_zero = False
     else:
         current._set_data(_sum(current._data, data))
-
-
-_ONES = {}  # read-only 1 per dtype: the implicit seed of every scalar backward()
 
 
 def _seed_grad(tensor, grad_tensor):
@@ -540,10 +532,7 @@ def _seed_grad(tensor, grad_tensor):
             raise RuntimeError(
                 f"backward() of a tensor with shape {tensor.shape} needs grad_tensor: the "
                 f"gradient can be created implicitly only for tensors with one element")
-        one = _ONES.get(tensor._data.dtype)
-        if one is None:
-            one = _ONES[tensor._data.dtype] = np.array(1, tensor._data.dtype)
-            one.flags.writeable = False
+        one = np.array(1, tensor._data.dtype)
         return one if tensor._data.ndim == 0 else one.reshape(tensor._data.shape)
     g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
     if g.shape != tensor._data.shape:

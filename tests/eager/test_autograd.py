@@ -222,8 +222,8 @@ def test_create_graph_through_list_gradient_ops():
 
 
 def test_gradients_handed_to_the_user_are_writeable_arrays():
-    """The implicit seed of a scalar backward() is one shared read-only array; a leaf's
-    .grad and grad()'s results never expose it."""
+    """A leaf's .grad and grad()'s results are writeable arrays of their own, and summed
+    0-d gradients stay 0-d arrays."""
     x = paddle.to_tensor(2.0, stop_gradient=False)
     y = paddle.to_tensor(3.0, stop_gradient=False)
     (x + y).backward()

@@ -76,14 +76,14 @@ def _static_while(cond, body, loop_vars, name):
     while True:  # trace the body until the loop variables that carry gradients settle
         body_block, (body_vars, result) = sub_block(build, body, carried)
         result = _as_list(result, len(loop_vars))
+        if structure(result) != structure(list(loop_vars)):
+            raise ValueError(f"while_loop(): body returns {structure(result)}, loop_vars are "
+                             f"{structure(list(loop_vars))}")
         more = _newly_carried(body_vars, flatten(result), carried)
-        if not more or len(flatten(result)) != len(body_vars):
+        if not more:
             break
         default_main_program()._discard_blocks(body_block.idx)
         carried = carried | more
-    if structure(result) != structure(list(loop_vars)):
-        raise ValueError(f"while_loop(): body returns {structure(result)}, loop_vars are "
-                         f"{structure(list(loop_vars))}")
     body_outs = _body_outputs(body_block, body_vars, flatten(result))
     for holder, out in zip(cond_vars, body_vars):
         holder._shape = out._shape
