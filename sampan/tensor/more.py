@@ -10,6 +10,7 @@ from ..core import dtype as dtypes
 from ..eager.tensor import Tensor
 from ..ops._generated import api
 from .creation import to_tensor
+from .extra import _to_float
 from .inplace import _inplace
 from .manipulation import atleast_1d, atleast_2d, atleast_3d
 
@@ -17,11 +18,6 @@ __all__ = ["broadcast_tensors", "logspace", "multiplex", "scatter_nd", "tril_ind
            "triu_indices", "unique_consecutive", "column_stack", "row_stack", "hstack",
            "vstack", "dstack", "polar", "ldexp", "frexp", "nextafter", "pdist", "nanmedian",
            "shard_index", "scatter_"]
-
-
-def _float(x):
-    """x, or x cast to the default float dtype when it is not floating."""
-    return x if x.dtype.is_floating else api.cast(x, dtypes.default_float())
 
 
 def _const(value, like):
@@ -200,7 +196,7 @@ def ldexp(x, y, name=None):
     """x * 2**y (y an integer tensor); float output (float32 for integer x)."""
     if y.dtype.is_floating:
         raise TypeError(f"ldexp: y must be an integer tensor, got {y.dtype.name}")
-    x = _float(x)
+    x = _to_float(x)
     return api.multiply(x, _pow2(api.cast(y, x.dtype)))
 
 
@@ -226,7 +222,7 @@ def _regular(x):
 def frexp(x, name=None):
     """(mantissa, exponent) with x = mantissa * 2**exponent, |mantissa| in [0.5, 1); both
     in x's float dtype (0, inf and nan give exponent 0, as NumPy)."""
-    x = _float(x)
+    x = _to_float(x)
     regular = _regular(x)
     a = api.where(regular, api.abs(x), api.full_like(x, 1.0))
     m, e = _frexp_abs(a)
@@ -286,7 +282,7 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
     """
     if mode not in ("avg", "min"):
         raise ValueError(f"nanmedian: mode must be 'avg' or 'min', got {mode!r}")
-    flat, kept, axes = _reduce_last(_float(x), axis)
+    flat, kept, axes = _reduce_last(_to_float(x), axis)
     values, order = api.sort(flat, -1, False, True)  # NaNs sort last
     count = api.sum(api.cast(api.logical_not(api.isnan(flat)), dtypes.int64), [-1], None, True)
     low = api.maximum(api.floor_divide(api.subtract(count, _const(1, count)), _const(2, count)),

@@ -12,30 +12,25 @@ from ..core.random import generator
 from ..eager.tensor import Tensor
 from ..ops._generated import api
 from .creation import to_tensor
-from .inplace import _inplace
+from .inplace import _inplace, _normal_like, _uniform_like
 
 __all__ = ["bernoulli_", "cauchy_", "geometric_", "log_normal_", "poisson"]
 
 
-def _uniform(x, low=0.0):
-    """Uniform samples in [low, 1) shaped and typed like x."""
-    return api.uniform(x.shape, x.dtype, float(low), 1.0, 0)
-
-
 def _exponential(x, lam=1.0, name=None):
     """Exponential samples with rate `lam`: -log(1 - U) / lam."""
-    return api.scale(api.log1p(api.scale(_uniform(x), -1.0)), -1.0 / float(lam))
+    return api.scale(api.log1p(api.scale(_uniform_like(x, 0.0, 1.0), -1.0)), -1.0 / float(lam))
 
 
 def _cauchy(x, loc=0, scale=1, name=None):
     """Cauchy samples: loc + scale * tan(pi * (U - 0.5))."""
-    angle = api.scale(_uniform(x), math.pi, -0.5 * math.pi)
+    angle = api.scale(_uniform_like(x, 0.0, 1.0), math.pi, -0.5 * math.pi)
     return api.scale(api.tan(angle), float(scale), float(loc))
 
 
 def _log_normal(x, mean=1.0, std=2.0, name=None):
     """exp of normal samples with `mean` and `std`."""
-    return api.exp(api.gaussian(x.shape, float(mean), float(std), 0, x.dtype))
+    return api.exp(_normal_like(x, mean, std))
 
 
 def _geometric(x, probs, name=None):
@@ -43,13 +38,13 @@ def _geometric(x, probs, name=None):
     values, as Paddle's kernel gives; not rounded up to integers)."""
     probs = probs if isinstance(probs, Tensor) else api.full([], float(probs), x.dtype)
     tiny = float(np.finfo(x.dtype.np).tiny)
-    return api.divide(api.log(_uniform(x, tiny)), api.log1p(api.scale(probs, -1.0)))
+    return api.divide(api.log(_uniform_like(x, tiny, 1.0)), api.log1p(api.scale(probs, -1.0)))
 
 
 def _bernoulli(x, p=0.5, name=None):
     """1 with probability p (a float or a tensor broadcast to x), else 0, in x's dtype."""
     p = p if isinstance(p, Tensor) else api.full([], float(p), x.dtype)
-    return api.cast(api.less_than(_uniform(x), p), x.dtype)
+    return api.cast(api.less_than(_uniform_like(x, 0.0, 1.0), p), x.dtype)
 
 
 bernoulli_ = _inplace(_bernoulli, "bernoulli_")

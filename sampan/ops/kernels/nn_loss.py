@@ -74,7 +74,8 @@ def _loss_logit_grad(label, probs, loss_grad, soft_label, use_softmax, ignore_in
         if use_softmax:
             return (probs * label.sum(axis=axis, keepdims=True) - label) * loss_grad
         return -label / probs * loss_grad
-    keep, safe = _hard_labels(label, probs.ndim, axis, ignore_index, probs.shape[axis], False)
+    keep, safe = _hard_labels(label, probs.ndim, axis, ignore_index, probs.shape[axis],
+                              check=False)
     g = np.where(keep, loss_grad, 0)
     at = _along(safe, axis)
     if use_softmax:
