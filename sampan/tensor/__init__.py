@@ -29,7 +29,7 @@ from .linalg import METHODS as _linalg_methods, __all__ as _linalg_names
 from .logic import *  # noqa: F401,F403
 from .logic import __all__ as _logic_names
 from .math import *  # noqa: F401,F403
-from .math import __all__ as _math_names
+from .math import OPERATORS as _math_operators, __all__ as _math_names
 from .more import *  # noqa: F401,F403
 from .more import METHODS as _more_methods, TENSOR_METHODS as _more_tensor_methods
 from .more import __all__ as _more_names
@@ -39,11 +39,14 @@ from .scatter_into import *  # noqa: F401,F403
 from .scatter_into import __all__ as _scatter_names
 from .search import *  # noqa: F401,F403
 from .search import __all__ as _search_names
+from .inplace import inplace_variants as _inplace_variants
 from .methods import install_method_table as _install_method_table
 from .methods import install_methods as _install_methods
 
+_variants = _inplace_variants(globals())
+globals().update(_variants)
 __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names)
-                 | set(_math_names) | set(_extra_names) | set(_inplace_names)
+                 | set(_variants) | set(_math_names) | set(_extra_names) | set(_inplace_names)
                  | set(_cumulative_names) | set(_search_names) | set(_logic_names)
                  | set(_construct_names) | set(_scatter_names) | set(_linalg_names)
                  | set(_more_names) | set(_random_fill_names)
@@ -51,6 +54,7 @@ __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names
 _install_methods(_sys.modules[__name__], __all__)
 _install_method_table(_inplace_methods)
 _install_method_table(_conversion_methods)
+_install_method_table(_math_operators)
 _install_method_table(_linalg_methods)
 _install_method_table(_more_methods)
 _install_method_table(_random_fill_methods)

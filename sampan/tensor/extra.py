@@ -189,9 +189,50 @@ def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
     return api.stack(outs, 0) if isinstance(q, (list, tuple)) else outs[0]
 
 
-def median(x, axis=None, keepdim=False, name=None):
-    """Median over axis (flattened when None); the mean of the middle pair for even sizes."""
-    return quantile(x, 0.5, axis, keepdim)
+def _nan_aware(values, src, axis, fill):
+    """values (reduced along axis, kept) replaced by `fill` where floating src has a NaN on
+    axis; fill(values) builds the replacement."""
+    if not src.dtype.is_floating:
+        return values
+    has_nan = api.any(api.isnan(src), [axis], True)
+    return api.where(has_nan, fill(values), values)
+
+
+def median(x, axis=None, keepdim=False, mode="avg", name=None):
+    """Median over axis (all elements when None). mode "avg" averages the two middle values
+    of an even count (float32 result, float64 for float64 x); "min" takes the lower one in
+    x's dtype and, for an int axis, also returns its int64 index. NaN propagates.
+
+    Example: ``paddle.median(paddle.arange(12).reshape([3, 4]), axis=1)`` -> [1.5, 5.5, 9.5]
+    """
+    if mode not in ("avg", "min"):
+        raise ValueError(f"median: argument 'mode' must be 'avg' or 'min', got {mode!r}")
+    ndim = _ndim(x)
+    flat = axis is None or ndim == 0
+    if not flat and not (isinstance(axis, numbers.Integral) and -ndim <= axis < ndim):
+        raise ValueError(f"median: argument 'axis' must be None or an int in [{-ndim}, "
+                         f"{ndim}), got {axis!r}")
+    src = api.reshape(x, [-1]) if flat else x
+    ax = 0 if flat else axis % ndim
+    n = src.shape[ax]
+    if n == 0:
+        raise ValueError("median: x must not be empty")
+    values, order = api.sort(src, ax, False, True)
+    k = (n - 1) // 2
+    out = api.slice(values, [ax], [k], [k + 1])
+    if mode == "avg":
+        out = api.cast(out, dtypes.float64 if x.dtype == dtypes.float64 else dtypes.float32)
+        if n % 2 == 0:
+            upper = api.cast(api.slice(values, [ax], [k + 1], [k + 2]), out.dtype)
+            out = api.scale(api.add(out, upper), 0.5)
+    out = _nan_aware(out, src, ax, lambda v: api.full_like(v, float("nan")))
+    shape = [1] * ndim if keepdim else []
+    out = api.reshape(out, shape) if flat else out if keepdim else api.squeeze(out, [ax])
+    if mode == "avg" or axis is None:
+        return out
+    index = _nan_aware(api.slice(order, [ax], [k], [k + 1]), src, ax, lambda v: api.argmax(
+        api.cast(api.isnan(src), dtypes.int32), ax, True))
+    return out, index if keepdim else api.squeeze(index, [ax])
 
 
 # ---------------------------------------------------------------- indexing
@@ -231,19 +272,69 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
     return tuple([out] + extra) if extra else out
 
 
+def _index_region(arr, indices, axis):
+    """The non-axis dims where indices is smaller than arr: (axes, sizes) of the region an
+    unbroadcast index (broadcast=False) reaches."""
+    axis %= _ndim(arr)
+    dims = [d for d in range(_ndim(arr))
+            if d != axis and indices.shape[d] != arr.shape[d]]
+    return dims, [indices.shape[d] for d in dims]
+
+
 def take_along_axis(arr, indices, axis, broadcast=True):
-    """arr's elements at indices along axis (indices broadcast over the other axes)."""
+    """arr's elements at indices along axis; with broadcast=False indices is used as given
+    (the result has its shape) instead of being broadcast over arr's other dims."""
+    if not broadcast:
+        dims, sizes = _index_region(arr, indices, axis)
+        arr = api.slice(arr, dims, [0] * len(dims), sizes) if dims else arr
     return api.take_along_axis(arr, indices, axis)
+
+
+_PUT_REDUCES = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
+_PUT_IDENTITY = {"add": 0, "mul": 1, "multiply": 1}
+
+
+def _put_reduced(arr, indices, values, axis, reduce, include_self):
+    """put_along_axis on indices that broadcast against arr (the kernel's contract)."""
+    if reduce == "mean":
+        base = arr if include_self else api.put_along_axis(
+            arr, indices, api.full([1] * _ndim(arr), 0, arr.dtype), axis, "assign")
+        sums = api.put_along_axis(base, indices, values, axis, "add")
+        ones = api.full_like(values, 1, dtypes.float64)
+        counts = api.put_along_axis(api.full_like(arr, 1 if include_self else 0, dtypes.float64),
+                                    indices, ones, axis, "add")
+        mean = api.divide(api.cast(sums, dtypes.float64), api.maximum(counts, api.full_like(
+            counts, 1)))
+        touched = api.greater_than(counts, api.full_like(counts, 0))
+        return api.where(touched, api.cast(mean, arr.dtype), arr)
+    if not include_self and reduce != "assign":
+        first = (api.full([1] * _ndim(arr), _PUT_IDENTITY[reduce], arr.dtype)
+                 if reduce in _PUT_IDENTITY else values)
+        arr = api.put_along_axis(arr, indices, first, axis, "assign")
+    return api.put_along_axis(arr, indices, values, axis, reduce)
 
 
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
                    broadcast=True):
-    """A copy of arr with values put at indices along axis ("assign", "add" or "mul")."""
-    if not include_self:
-        raise NotImplementedError("put_along_axis(include_self=False) is not supported")
+    """A copy of arr with values put at indices along axis: written ("assign") or reduced
+    with the cell ("add", "mul"/"multiply", "mean", "amin", "amax"); include_self=False
+    leaves arr's own value out of the reduction. With broadcast=False indices is used as
+    given: only the cells it names are touched, values broadcast to its shape."""
+    if reduce not in _PUT_REDUCES:
+        raise ValueError(f"put_along_axis: argument 'reduce' must be one of {_PUT_REDUCES}, "
+                         f"got {reduce!r}")
     if not hasattr(values, "shape"):
         values = api.full([1] * _ndim(arr), values, arr.dtype)
-    return api.put_along_axis(arr, indices, values, axis, reduce)
+    dims, sizes = _index_region(arr, indices, axis) if not broadcast else ([], [])
+    if not dims:
+        return _put_reduced(arr, indices, values, axis, reduce, include_self)
+    region = api.slice(arr, dims, [0] * len(dims), sizes)
+    values = api.expand(values, indices.shape) if list(values.shape) != list(
+        indices.shape) else values
+    part = _put_reduced(region, indices, values, axis, reduce, include_self)
+    spec = tuple(("slice", 0, sizes[dims.index(d)], None) if d in dims else
+                 ("slice", None, None, None) for d in range(_ndim(arr)))
+    return api.setitem(arr, part, [], spec)
 
 
 def index_sample(x, index):

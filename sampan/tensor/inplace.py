@@ -14,11 +14,13 @@ from ..eager.tensor import Tensor
 from ..ops._generated import api
 from .manipulation import reshape
 from .math import pow as _pow
+from .extra import where
 from .scatter_into import index_put
 
 __all__ = ["add_", "subtract_", "multiply_", "divide_", "pow_", "scale_", "clip_", "exp_",
            "sqrt_", "rsqrt_", "tanh_", "floor_", "ceil_", "reciprocal_", "masked_fill_",
-           "reshape_", "squeeze_", "unsqueeze_", "flatten_", "uniform_", "normal_", "index_put_"]
+           "reshape_", "squeeze_", "unsqueeze_", "flatten_", "uniform_", "normal_", "index_put_",
+           "where_"]
 # METHODS: in-place operations Paddle offers only as Tensor methods.
 
 
@@ -130,3 +132,34 @@ METHODS = {
     "fill_": _inplace(_filled, "fill_"),
     "copy_": _inplace(_copied, "copy_"),
 }
+
+
+def where_(condition, x=None, y=None, name=None):
+    """In-place where: x takes where(condition, x, y) and is returned."""
+    out = where(condition, x, y)
+    _check_same_meta(x, out, "where_")
+    return write_inplace(x, out, "where_")
+
+
+# Public functions whose in-place twin `<name>_` keeps x's shape and dtype ...
+_SAME_META = (
+    "abs", "acos", "acosh", "addmm", "asin", "asinh", "atan", "atanh", "bitwise_and",
+    "bitwise_not", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+    "copysign", "cos", "cosh", "digamma", "erf", "erfinv", "expm1", "floor_divide",
+    "floor_mod", "frac", "gammaln", "gcd", "hypot", "i0", "index_add", "index_fill", "lcm",
+    "ldexp", "lerp", "lgamma", "log", "log10", "log1p", "log2", "logit", "masked_scatter", "mod",
+    "multigammaln", "nan_to_num", "neg", "polygamma", "put_along_axis", "remainder", "renorm",
+    "round", "sin", "sinh", "sinc", "square", "tan", "tril", "triu", "trunc")
+# ... and those whose result may have another shape or dtype (casts, transposes,
+# comparisons, running sums that flatten).
+_NEW_META = (
+    "cast", "t", "transpose", "cumsum", "cumprod", "equal", "not_equal", "greater_equal",
+    "greater_than", "less_equal", "less_than", "logical_and", "logical_or", "logical_xor",
+    "logical_not")
+
+
+def inplace_variants(namespace):
+    """In-place twins `<name>_` of the public functions in `namespace` that lack one."""
+    return {base + "_": _inplace(namespace[base], base + "_", base in _SAME_META)
+            for base in _SAME_META + _NEW_META
+            if base in namespace and base + "_" not in namespace}

@@ -12,7 +12,7 @@ __all__ = ["split", "chunk", "unbind", "expand_as", "broadcast_to", "gather", "f
            "squeeze", "unsqueeze", "reshape", "transpose", "t", "tolist", "swapaxes",
            "swapdims", "rot90", "tensor_split", "vsplit", "hsplit", "dsplit", "atleast_1d",
            "atleast_2d", "atleast_3d", "repeat_interleave", "index_add", "index_fill",
-           "unflatten", "view", "view_as", "unfold"]
+           "unflatten", "view", "view_as", "unfold", "meshgrid"]
 # has_symbolic_size and size_tensor are helpers for other tensor modules, not public API.
 
 flatten = api.flatten
@@ -39,6 +39,12 @@ def reshape(x, shape, name=None):
     if has_symbolic_size(shape):
         return api.reshape_dynamic(x, size_tensor(shape))
     return api.reshape(x, shape)
+
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids ("ij" indexing) of 1-D tensors passed as arguments or as one list."""
+    tensors = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+    return api.meshgrid(list(tensors))
 
 
 def _dim(x, axis):

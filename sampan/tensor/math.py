@@ -12,7 +12,9 @@ from .logic import signbit
 __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floor_mod", "mod",
            "add_n", "sign", "neg", "rsqrt", "equal_all", "inner", "addmm", "baddbmm",
            "tensordot", "nansum", "nanmean", "hypot", "fmax", "fmin", "logaddexp", "copysign",
-           "sgn", "sinc", "positive", "gammaln"]
+           "sgn", "sinc", "positive", "gammaln", "round", "bitwise_left_shift",
+           "bitwise_right_shift", "multigammaln"]
+# OPERATORS: the shift operators of Tensor and Variable.
 
 sign = api.sign
 neg = api.neg
@@ -238,3 +240,57 @@ def positive(x, name=None):
     if x.dtype.np.kind == "b":
         raise TypeError("positive: the unary + operator is not supported for bool tensors")
     return x
+
+
+def round(x, decimals=0, name=None):  # noqa: A001 - Paddle's name
+    """x rounded half to even, to `decimals` places (negative: to tens, hundreds, ...)."""
+    if not decimals:
+        return api.round(x)
+    factor = api.full([], 10.0 ** decimals, x.dtype)
+    return api.divide(api.round(api.multiply(x, factor)), factor)
+
+
+def _shift_amount(x, y, op):
+    """y as a tensor of x's dtype, after checking that x holds integers."""
+    if not x.dtype.is_integer:
+        raise TypeError(f"{op}: argument 'x' must be an integer tensor, got {x.dtype.name}")
+    return api.full([], y, x.dtype) if isinstance(y, numbers.Integral) else y
+
+
+def _power_of_two(y):
+    """2 ** y elementwise, in y's dtype."""
+    return api.elementwise_pow(api.full_like(y, 2), y)
+
+
+def bitwise_left_shift(x, y, is_arithmetic=True, out=None, name=None):
+    """x << y elementwise (arithmetic and logical left shifts agree)."""
+    y = _shift_amount(x, y, "bitwise_left_shift")
+    return api.multiply(x, _power_of_two(y))
+
+
+def bitwise_right_shift(x, y, is_arithmetic=True, out=None, name=None):
+    """x >> y elementwise: arithmetic (sign-filling) by default; with is_arithmetic=False
+    the bits of a negative x shift as an unsigned pattern (zero-filling)."""
+    y = _shift_amount(x, y, "bitwise_right_shift")
+    if is_arithmetic or not np.issubdtype(x.dtype.np, np.signedinteger):
+        return api.floor_divide(x, _power_of_two(y))
+    one = api.full_like(y, 1)
+    high_cleared = api.bitwise_and(api.floor_divide(x, api.full_like(x, 2)),
+                                   api.full_like(x, np.iinfo(x.dtype.np).max))
+    rest = api.floor_divide(high_cleared, _power_of_two(api.maximum(api.subtract(y, one),
+                                                                    api.full_like(y, 0))))
+    return api.where(api.equal(y, api.full_like(y, 0)), x, rest)
+
+
+def multigammaln(x, p, name=None):
+    """log of the multivariate gamma function of dimension p:
+    p(p-1)/4 log(pi) + sum over i < p of lgamma(x - i/2)."""
+    if not (isinstance(p, numbers.Integral) and p >= 1):
+        raise ValueError(f"multigammaln: argument 'p' must be a positive int, got {p!r}")
+    total = api.lgamma(x)
+    for i in range(1, p):
+        total = api.add(total, api.lgamma(api.scale(x, 1.0, -i / 2.0)))
+    return api.scale(total, 1.0, 0.25 * p * (p - 1) * math.log(math.pi))
+
+
+OPERATORS = {"__lshift__": bitwise_left_shift, "__rshift__": bitwise_right_shift}

@@ -53,7 +53,8 @@ def take_along_axis_grad(arr, indices, out_grad, axis):
     return grad
 
 
-_REDUCERS = {"assign": None, "add": np.add, "mul": np.multiply, "multiply": np.multiply}
+_REDUCERS = {"assign": None, "add": np.add, "mul": np.multiply, "multiply": np.multiply,
+             "amin": np.minimum, "amax": np.maximum}
 
 
 def put_along_axis(arr, indices, values, axis, reduce):
