@@ -8,7 +8,7 @@ from ..core.random import generator
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "TruncatedNormal", "XavierUniform",
            "XavierNormal", "KaimingUniform", "KaimingNormal", "Assign", "Orthogonal", "Dirac",
-           "calculate_gain", "set_global_initializer"]
+           "Bilinear", "calculate_gain", "set_global_initializer"]
 
 _GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0,
           "conv_transpose1d": 1.0, "conv_transpose2d": 1.0, "conv_transpose3d": 1.0,
@@ -191,6 +191,24 @@ class Dirac(Initializer):
             for d in range(min(per_group, shape[1])):
                 values[(g * per_group + d, d) + centre] = 1.0
         return self._array(values, dtype)
+
+
+class Bilinear(Initializer):
+    """A bilinear-interpolation kernel for a [C_out, C_in, K, K] transposed-convolution
+    weight (upsampling), every channel the same; Paddle's values, including its row
+    coordinate (i / K) % K taken with true division."""
+
+    def _value(self, shape, dtype):
+        if len(shape) != 4 or shape[2] != shape[3]:
+            raise ValueError(f"Bilinear: needs a 4-D weight with shape[2] == shape[3], got "
+                             f"shape {shape}")
+        size = shape[3]
+        factor = math.ceil(size / 2.0)
+        centre = (2 * factor - 1 - factor % 2) / (2.0 * factor)
+        i = np.arange(int(np.prod(shape)), dtype=np.float64)
+        col, row = i % size, (i / size) % size
+        values = (1 - np.abs(col / factor - centre)) * (1 - np.abs(row / factor - centre))
+        return self._array(values.astype(np.float32).reshape(shape), dtype)
 
 
 _global = {"weight": None, "bias": None}

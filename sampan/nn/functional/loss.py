@@ -152,9 +152,17 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     return _reduce(_weighted(loss, weight), reduction)
 
 
-def kl_div(input, label, reduction="mean", name=None):  # noqa: A002
-    """label·(log label − input) with input as log-probabilities."""
-    loss = api.multiply(label, api.subtract(api.log(label), input))
+def kl_div(input, label, reduction="mean", log_target=False, name=None):  # noqa: A002
+    """label·(log label − input) with input as log-probabilities, 0 where label <= 0 (as
+    Paddle's kernel); with log_target the label is a log-probability too:
+    exp(label)·(label − input)."""
+    if log_target:
+        loss = api.multiply(api.exp(label), api.subtract(label, input))
+    else:
+        positive = api.greater_than(label, api.full_like(label, 0))
+        safe = api.where(positive, label, api.full_like(label, 1))
+        loss = api.where(positive, api.multiply(label, api.subtract(api.log(safe), input)),
+                         api.full_like(input, 0))
     if reduction == "batchmean":
         return api.scale(api.sum(loss), 1.0 / input.shape[0])
     return _reduce(loss, reduction)

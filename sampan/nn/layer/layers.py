@@ -325,6 +325,14 @@ class Layer:
         """Parameters to float64."""
         return self.to(dtype="float64")
 
+    def half(self):
+        """Parameters to float16."""
+        return self.to(dtype="float16")
+
+    def astype(self, dtype=None):
+        """Cast floating parameters and buffers to `dtype` in place; returns the layer."""
+        return self.to(dtype=dtype)
+
     # -- state ------------------------------------------------------------------------
     def _state_items(self, include_sublayers, prefix):
         """(structured name, tensor) in Paddle's state_dict order: this layer's parameters,
@@ -352,7 +360,9 @@ class Layer:
         return result
 
     def set_state_dict(self, state_dict, use_structured_name=True):
-        """Copy values in; returns (missing_keys, unexpected_keys) and warns about them."""
+        """Copy values in; returns (missing_keys, unexpected_keys) and warns about them. An
+        entry whose shape differs from the layer's is skipped with a warning, as in Paddle
+        (loading a checkpoint into a model with another head keeps the new head)."""
         own = list(self._state_items(True, ""))
         key = (lambda n, t: n) if use_structured_name else (lambda n, t: t.name)
         missing, used = [], set()
@@ -361,8 +371,14 @@ class Layer:
             if k not in state_dict:
                 missing.append(k)
                 continue
-            _load_into(tensor, state_dict[k], k)
             used.add(k)
+            array = _as_array(state_dict[k])
+            if list(array.shape) != list(tensor.shape):
+                warnings.warn(f"Skip loading for {k}. {k} receives a shape "
+                              f"{list(array.shape)}, but the expected shape is "
+                              f"{list(tensor.shape)}.")
+                continue
+            tensor._set_data(array.astype(tensor._data.dtype, copy=True))
         unexpected = [k for k in state_dict if k not in used]
         if missing or unexpected:
             warnings.warn(f"set_state_dict: missing keys {missing}, unexpected keys {unexpected}")
@@ -385,10 +401,6 @@ class Layer:
         return head + "\n  " + "\n  ".join(lines) + "\n)"
 
 
-def _load_into(tensor, value, key):
-    """Replace `tensor`'s data with `value` (Tensor or array) of the same shape."""
-    array = np.asarray(value._data if isinstance(value, Tensor) else value)
-    if list(array.shape) != list(tensor.shape):
-        raise ValueError(f"set_state_dict: {key!r} has shape {list(array.shape)}, the layer "
-                         f"expects {list(tensor.shape)}")
-    tensor._set_data(array.astype(tensor._data.dtype, copy=True))
+def _as_array(value):
+    """A state-dict entry (Tensor or array-like) as a NumPy array."""
+    return np.asarray(value._data if isinstance(value, Tensor) else value)

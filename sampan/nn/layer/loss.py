@@ -63,9 +63,12 @@ class L1Loss(_Reduced):
 
 
 class KLDivLoss(_Reduced):
-    """Kullback-Leibler divergence of log-probabilities."""
+    """Kullback-Leibler divergence of log-probabilities (labels too with log_target)."""
 
     _fn = staticmethod(F.kl_div)
+
+    def __init__(self, reduction="mean", log_target=False):
+        super().__init__(reduction, log_target=log_target)
 
 
 class SmoothL1Loss(_Reduced):

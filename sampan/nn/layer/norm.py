@@ -141,16 +141,25 @@ class GroupNorm(Layer):
 
 
 class _InstanceNormBase(Layer):
-    """Normalise each channel of each sample over its spatial dims."""
+    """Normalise each channel of each sample over its spatial dims; the affine parameters
+    are `scale` and `bias` (Paddle's state-dict keys)."""
 
     def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None,
                  bias_attr=None, data_format="NCHW", name=None):
         super().__init__()
-        self._epsilon = epsilon
-        _affine_params(self, [num_features], weight_attr, bias_attr)
+        if (weight_attr is False) != (bias_attr is False):
+            raise ValueError("InstanceNorm: weight_attr and bias_attr must be False together")
+        self._epsilon, self._num_features, self._data_format = epsilon, num_features, data_format
+        self.scale = self.create_parameter([num_features], weight_attr,
+                                           default_initializer=init.Constant(1.0))
+        self.bias = self.create_parameter([num_features], bias_attr, is_bias=True)
 
     def forward(self, x):
-        return F.instance_norm(x, weight=self.weight, bias=self.bias, eps=self._epsilon)
+        return F.instance_norm(x, weight=self.scale, bias=self.bias, eps=self._epsilon,
+                               data_format=self._data_format)
+
+    def extra_repr(self):
+        return f"num_features={self._num_features}, epsilon={self._epsilon}"
 
 
 class InstanceNorm1D(_InstanceNormBase):

@@ -1,0 +1,67 @@
+"""nn layers and functions as Paddle users call them: InstanceNorm's `scale` parameter,
+kl_div's log_target and zero labels, Layer.astype / half, the Bilinear initializer."""
+import math
+
+import numpy as np
+import pytest
+
+import sampan as paddle
+import sampan.nn as nn
+import sampan.nn.functional as F
+
+
+def test_instance_norm_parameters_are_scale_and_bias():
+    layer = nn.InstanceNorm2D(3)
+    assert list(layer.state_dict()) == ["scale", "bias"]
+    np.testing.assert_array_equal(layer.scale.numpy(), np.ones(3))
+    x = np.random.default_rng(0).normal(size=(2, 3, 4, 4)).astype(np.float32)
+    mean = x.mean(axis=(2, 3), keepdims=True)
+    want = (x - mean) / np.sqrt(x.var(axis=(2, 3), keepdims=True) + 1e-5)
+    np.testing.assert_allclose(layer(paddle.to_tensor(x)).numpy(), want, rtol=1e-4, atol=1e-5)
+    plain = nn.InstanceNorm1D(3, weight_attr=False, bias_attr=False)
+    assert plain.scale is None and plain.bias is None and list(plain.state_dict()) == []
+    with pytest.raises(ValueError, match="weight_attr"):
+        nn.InstanceNorm2D(3, weight_attr=False)
+
+
+def test_kl_div_zero_labels_contribute_nothing():
+    x = paddle.to_tensor([[-1.0, -2.0]], stop_gradient=False)
+    y = paddle.to_tensor([[0.0, 1.0]])
+    loss = F.kl_div(x, y, reduction="none")
+    np.testing.assert_allclose(loss.numpy(), [[0.0, 2.0]])
+    loss.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[0.0, -1.0]])
+
+
+def test_kl_div_log_target_and_the_layer():
+    x = np.log(np.array([[0.2, 0.8], [0.5, 0.5]]))
+    target = np.array([[0.4, 0.6], [0.3, 0.7]])
+    want = np.sum(target * (np.log(target) - x))
+    got = F.kl_div(paddle.to_tensor(x), paddle.to_tensor(np.log(target)), "sum", log_target=True)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+    layer = nn.KLDivLoss("batchmean", True)
+    np.testing.assert_allclose(layer(paddle.to_tensor(x), paddle.to_tensor(np.log(target)))
+                               .numpy(), want / 2, rtol=1e-12)
+
+
+def test_layer_astype_and_half_cast_parameters():
+    net = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1D(3))
+    assert net.astype("float64") is net
+    assert {p.dtype for p in net.parameters()} == {paddle.float64}
+    net.half()
+    assert {p.dtype for p in net.parameters()} == {paddle.float16}
+
+
+def test_bilinear_initializer_matches_paddles_formula():
+    attr = paddle.ParamAttr(learning_rate=0.0, initializer=nn.initializer.Bilinear())
+    up = nn.Conv2DTranspose(2, 2, kernel_size=4, stride=2, padding=1, weight_attr=attr,
+                            bias_attr=False)
+    size, f = 4, 2
+    c = (2 * f - 1 - f % 2) / (2.0 * f)
+    flat = [(1 - abs(i % size / f - c)) * (1 - abs((i / size) % size / f - c))
+            for i in range(2 * 2 * size * size)]
+    np.testing.assert_allclose(up.weight.numpy().ravel(), flat, rtol=1e-6)
+    assert up(paddle.ones([1, 2, 3, 3])).shape == [1, 2, 6, 6]
+    with pytest.raises(ValueError, match="shape"):
+        nn.initializer.Bilinear()(paddle.create_parameter([2, 3], "float32"))
+    assert math.isclose(float(up.weight.numpy()[0, 0, 0, 0]), flat[0], rel_tol=1e-6)
