@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 __all__ = ["Callback", "CallbackList", "ProgBarLogger", "ModelCheckpoint", "EarlyStopping",
-           "LRScheduler"]
+           "LRScheduler", "ReduceLROnPlateau"]
 
 
 class Callback:
@@ -133,6 +133,29 @@ class ModelCheckpoint(Callback):
             self.model.save(os.path.join(self.save_dir, "final"))
 
 
+def _comparator(monitor, mode, min_delta, who):
+    """(better(a, b), maximise) for a monitored quantity: "max" mode, or "auto" with "acc"
+    in the name, wants larger values; an unknown mode warns and falls back to "auto"."""
+    if mode not in ("auto", "min", "max"):
+        warnings.warn(f"{who} mode {mode!r} is unknown; using 'auto'")
+        mode = "auto"
+    maximise = mode == "max" or (mode == "auto" and "acc" in monitor)
+    if maximise:
+        return (lambda a, b: a > b + min_delta), True
+    return (lambda a, b: a < b - min_delta), False
+
+
+def _monitored(logs, monitor, who):
+    """The monitored value of eval logs as a float (the first of a list), or None (with a
+    warning) when the logs lack it."""
+    logs = logs or {}
+    if monitor not in logs:
+        warnings.warn(f"{who}: monitor {monitor!r} not in eval results {sorted(logs)}")
+        return None
+    value = logs[monitor]
+    return float(value[0] if isinstance(value, (list, tuple)) else value)
+
+
 class EarlyStopping(Callback):
     """Stop training when the monitored eval quantity stops improving."""
 
@@ -145,12 +168,7 @@ class EarlyStopping(Callback):
         self.min_delta = abs(min_delta)
         self.baseline = baseline
         self.save_best_model = save_best_model
-        if mode not in ("auto", "min", "max"):
-            warnings.warn(f"EarlyStopping mode {mode!r} is unknown; using 'auto'")
-            mode = "auto"
-        maximise = mode == "max" or (mode == "auto" and "acc" in monitor)
-        self._better = (lambda a, b: a > b + self.min_delta) if maximise else (
-            lambda a, b: a < b - self.min_delta)
+        self._better, _ = _comparator(monitor, mode, self.min_delta, "EarlyStopping")
         self.best = None
         self.wait = 0
         self.stopped_epoch = 0
@@ -160,13 +178,9 @@ class EarlyStopping(Callback):
         self.best = self.baseline
 
     def on_eval_end(self, logs=None):
-        logs = logs or {}
-        if self.monitor not in logs:
-            warnings.warn(f"EarlyStopping: monitor {self.monitor!r} not in eval results "
-                          f"{sorted(logs)}")
+        value = _monitored(logs, self.monitor, "EarlyStopping")
+        if value is None:
             return
-        value = logs[self.monitor]
-        value = float(np.mean(value)) if isinstance(value, (list, tuple)) else float(value)
         if self.best is None or self._better(value, self.best):
             self.best = value
             self.wait = 0
@@ -205,3 +219,59 @@ class LRScheduler(Callback):
     def on_epoch_end(self, epoch, logs=None):
         if not self.by_step:
             self._step()
+
+
+class ReduceLROnPlateau(Callback):
+    """Multiply the optimizer's (float) learning rate by `factor` when the monitored eval
+    quantity has not improved by `min_delta` for `patience` evaluations; then wait
+    `cooldown` evaluations before counting again, and never go below `min_lr`."""
+
+    def __init__(self, monitor="loss", factor=0.1, patience=10, verbose=1, mode="auto",
+                 min_delta=1e-4, cooldown=0, min_lr=0):
+        super().__init__()
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau: argument 'factor' must be < 1.0, got {factor}")
+        self.monitor, self.factor, self.patience, self.verbose = monitor, factor, patience, verbose
+        self.min_delta, self.cooldown, self.min_lr = min_delta, cooldown, min_lr
+        self._better, maximise = _comparator(monitor, mode, min_delta, "ReduceLROnPlateau")
+        self._start = -np.inf if maximise else np.inf
+        self.epoch = 0
+        self._reset()
+
+    def _reset(self):
+        """Forget the best value, the wait and the cooldown."""
+        self.best, self.wait, self.cooldown_counter = self._start, 0, 0
+
+    def on_train_begin(self, logs=None):
+        self._reset()
+
+    def on_eval_end(self, logs=None):
+        value = _monitored(logs, self.monitor, "ReduceLROnPlateau")
+        optimizer = getattr(self.model, "_optimizer", None)
+        if value is None or optimizer is None:
+            return
+        if not isinstance(optimizer._learning_rate, numbers.Number):
+            warnings.warn("ReduceLROnPlateau: the learning rate must be a float, got "
+                          f"{type(optimizer._learning_rate).__name__}")
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self._better(value, self.best):
+            self.best, self.wait = value, 0
+        elif self.cooldown_counter == 0:
+            self.wait += 1
+            if self.wait >= self.patience:
+                self._reduce(optimizer)
+        self.epoch += 1
+
+    def _reduce(self, optimizer):
+        """Lower the learning rate (not below min_lr) and start the cooldown."""
+        old = optimizer.get_lr()
+        if old > np.float32(self.min_lr):
+            new = max(old * self.factor, self.min_lr)
+            optimizer.set_lr(new)
+            if self.verbose > 0:
+                print(f"Epoch {self.epoch + 1}: ReduceLROnPlateau reducing learning rate to "
+                      f"{new}.")
+            self.cooldown_counter, self.wait = self.cooldown, 0

@@ -35,10 +35,13 @@ def to_tensors(data):
 
 
 def _number_dtype(value):
-    """Paddle's dtype for a batch of Python numbers: bool, int64 or float32."""
+    """Paddle's dtype for a batch of Python numbers, NumPy's for `np.array(batch)`: bool,
+    int64, float64 (Python floats are doubles) or complex128."""
     if isinstance(value, bool):
         return np.bool_
-    return np.int64 if isinstance(value, numbers.Integral) else np.float32
+    if isinstance(value, numbers.Integral):
+        return np.int64
+    return np.float64 if isinstance(value, numbers.Real) else np.complex128
 
 
 def _check_same_length(batch):

@@ -1,4 +1,4 @@
-"""Metrics for evaluation (`paddle.metric`): Metric base, Accuracy, Precision, Recall."""
-from .metrics import Accuracy, Metric, Precision, Recall, accuracy
+"""Metrics for evaluation (`paddle.metric`): Metric base, Accuracy, Precision, Recall, Auc."""
+from .metrics import Accuracy, Auc, Metric, Precision, Recall, accuracy
 
-__all__ = ["Metric", "Accuracy", "Precision", "Recall", "accuracy"]
+__all__ = ["Metric", "Accuracy", "Precision", "Recall", "Auc", "accuracy"]

@@ -3,7 +3,7 @@ import numpy as np
 
 from ..ops._generated import api
 
-__all__ = ["Metric", "Accuracy", "Precision", "Recall", "accuracy"]
+__all__ = ["Metric", "Accuracy", "Precision", "Recall", "Auc", "accuracy"]
 
 
 def _numpy(value):
@@ -116,6 +116,47 @@ class Recall(_BinaryCounts):
     def accumulate(self):
         denom = self.tp + self.fn
         return self.tp / denom if denom else 0.0
+
+
+class Auc(Metric):
+    """Area under the ROC curve from histograms of the positive-class score: a prediction
+    row [p0, p1] falls into bucket int(p1 * num_thresholds) of the positives or negatives
+    (by its label), and the curve is swept from the highest bucket down (trapezoids)."""
+
+    def __init__(self, curve="ROC", num_thresholds=4095, name="auc", *args, **kwargs):
+        if curve != "ROC":
+            raise ValueError(f"Auc: argument 'curve' supports 'ROC' only, got {curve!r}")
+        self._curve, self._num_thresholds, self._name = curve, num_thresholds, name
+        self.reset()
+
+    def update(self, preds, labels):
+        """Add a batch: preds [N, 2] class probabilities, labels [N] or [N, 1] of 0/1."""
+        preds, labels = _numpy(preds), _numpy(labels).reshape(-1)
+        if preds.ndim != 2 or preds.shape[1] < 2 or preds.shape[0] != labels.shape[0]:
+            raise ValueError(f"Auc.update: argument 'preds' must be [N, 2] with N = the number "
+                             f"of labels ({labels.shape[0]}), got shape {list(preds.shape)}")
+        buckets = (preds[:, 1] * self._num_thresholds).astype(np.int64)
+        if buckets.size and (buckets.min() < 0 or buckets.max() > self._num_thresholds):
+            raise ValueError("Auc.update: argument 'preds' must hold probabilities in [0, 1]")
+        positive = labels.astype(bool)
+        np.add.at(self._stat_pos, buckets[positive], 1.0)
+        np.add.at(self._stat_neg, buckets[~positive], 1.0)
+
+    def reset(self):
+        self._stat_pos = np.zeros(self._num_thresholds + 1)
+        self._stat_neg = np.zeros(self._num_thresholds + 1)
+
+    def accumulate(self):
+        """The area, or 0.0 before both classes have been seen."""
+        pos = np.concatenate([[0.0], np.cumsum(self._stat_pos[::-1])])
+        neg = np.concatenate([[0.0], np.cumsum(self._stat_neg[::-1])])
+        if pos[-1] <= 0 or neg[-1] <= 0:
+            return 0.0
+        area = np.sum(np.abs(neg[1:] - neg[:-1]) * (pos[1:] + pos[:-1]) / 2.0)
+        return float(area / pos[-1] / neg[-1])
+
+    def name(self):
+        return self._name
 
 
 def accuracy(input, label, k=1, correct=None, total=None, name=None):  # noqa: A002

@@ -65,7 +65,7 @@ def test_default_collate_dtypes_and_nesting():
                for i in range(3)]
     batch = default_collate_fn(samples)
     assert batch["x"][0].shape == (3, 2) and batch["x"][1].dtype == np.int64
-    assert batch["y"].dtype == np.float32 and batch["flag"].tolist() == [False, True, True]
+    assert batch["y"].dtype == np.float64 and batch["flag"].tolist() == [False, True, True]
     assert batch["name"] == ["n0", "n1", "n2"]
     assert isinstance(batch["x"], list)
 

@@ -1,0 +1,70 @@
+"""paddle.metric.Auc and paddle.callbacks.ReduceLROnPlateau as Paddle users call them."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+from sampan.io import TensorDataset
+
+
+def _pairwise_auc(scores, labels):
+    """AUC as the fraction of (positive, negative) pairs ordered right (ties count half)."""
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return wins / (len(pos) * len(neg))
+
+
+def test_auc_matches_the_pairwise_definition_across_batches():
+    rng = np.random.default_rng(3)
+    scores = rng.uniform(size=40)
+    labels = (rng.uniform(size=40) < scores).astype(np.int64)
+    metric = paddle.metric.Auc()
+    for part in np.array_split(np.arange(40), 3):
+        preds = np.stack([1 - scores[part], scores[part]], axis=1)
+        metric.update(preds=preds, labels=labels[part].reshape(-1, 1))
+    buckets = np.floor(scores * 4095)  # Paddle's resolution: ties within a bucket
+    assert metric.accumulate() == pytest.approx(_pairwise_auc(buckets, labels), rel=1e-12)
+    assert metric.name() == "auc"
+    metric.reset()
+    assert metric.accumulate() == 0.0
+
+
+def test_auc_takes_tensors_and_checks_its_input():
+    metric = paddle.metric.Auc(num_thresholds=10)
+    metric.update(paddle.to_tensor([[0.9, 0.1], [0.2, 0.8]]), paddle.to_tensor([[0], [1]]))
+    assert metric.accumulate() == 1.0
+    with pytest.raises(ValueError, match="'preds'"):
+        metric.update(np.array([0.1, 0.9]), np.array([0, 1]))
+    with pytest.raises(ValueError, match="'curve'"):
+        paddle.metric.Auc(curve="PR")
+
+
+def _fit_with(callback, lr, epochs=4):
+    """Train a tiny classifier with SGD(lr), evaluating every epoch; returns the optimizer."""
+    paddle.seed(0)
+    data = TensorDataset([paddle.randn([16, 4]), paddle.randint(0, 2, [16, 1])])
+    net = paddle.nn.Linear(4, 2)
+    model = paddle.Model(net)
+    optimizer = paddle.optimizer.SGD(learning_rate=lr, parameters=net.parameters())
+    model.prepare(optimizer, paddle.nn.CrossEntropyLoss())
+    model.fit(data, data, epochs=epochs, batch_size=8, verbose=0, callbacks=[callback])
+    return optimizer
+
+
+def test_reduce_lr_on_plateau_lowers_a_stalled_learning_rate(capsys):
+    callback = paddle.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1)
+    optimizer = _fit_with(callback, 1e-9)
+    assert optimizer.get_lr() == pytest.approx(1e-9 * 0.5 ** 3)
+    assert "Epoch 2: ReduceLROnPlateau reducing learning rate" in capsys.readouterr().out
+
+
+def test_reduce_lr_on_plateau_respects_cooldown_and_min_lr():
+    callback = paddle.callbacks.ReduceLROnPlateau(factor=0.5, patience=1, cooldown=1,
+                                                  min_lr=4e-10, verbose=0)
+    assert _fit_with(callback, 1e-9, epochs=6).get_lr() == pytest.approx(4e-10)
+    with pytest.raises(ValueError, match="'factor'"):
+        paddle.callbacks.ReduceLROnPlateau(factor=1.0)
+
+
+def test_reduce_lr_on_plateau_keeps_an_improving_learning_rate():
+    callback = paddle.callbacks.ReduceLROnPlateau(patience=1, verbose=0)
+    assert _fit_with(callback, 0.5).get_lr() == 0.5
