@@ -8,7 +8,7 @@ from ..core.dispatch import current_mode
 from ..eager.grad_mode import no_grad
 from ..eager.tensor import Tensor
 from ..ops._generated import api
-from .manipulation import has_symbolic_size, size_tensor
+from .manipulation import has_symbolic_size, size_tensor, sizes_as_list
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like",
            "empty", "empty_like", "arange", "eye", "rand", "uniform", "randn",
@@ -73,16 +73,19 @@ def full(shape, fill_value, dtype=None, name=None):
     return api.full(_shape(shape), fill_value, dtype)
 
 
+@sizes_as_list("shape", leading=0)
 def zeros(shape, dtype=None, name=None):
     """A tensor of zeros (default float32)."""
     return full(shape, 0.0, dtype or dtypes.default_float())
 
 
+@sizes_as_list("shape", leading=0)
 def ones(shape, dtype=None, name=None):
     """A tensor of ones (default float32)."""
     return full(shape, 1.0, dtype or dtypes.default_float())
 
 
+@sizes_as_list("shape", leading=0)
 def empty(shape, dtype=None, name=None):
     """An uninitialised tensor (zeros here)."""
     return zeros(shape, dtype)
@@ -120,6 +123,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
     return api.eye(num_rows, -1 if num_columns is None else num_columns, dtype)
 
 
+@sizes_as_list("shape", leading=0)
 def rand(shape, dtype=None, name=None):
     """Uniform random values in [0, 1)."""
     return api.uniform(_shape(shape), dtype, 0.0, 1.0, 0)
@@ -130,6 +134,7 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A
     return api.uniform(_shape(shape), dtype, min, max, seed)
 
 
+@sizes_as_list("shape", leading=0)
 def randn(shape, dtype=None, name=None):
     """Standard normal random values."""
     return api.gaussian(_shape(shape), 0.0, 1.0, 0, dtype)
@@ -138,10 +143,27 @@ def randn(shape, dtype=None, name=None):
 standard_normal = randn
 
 
+def _with_spread(sample, mean, std):
+    """sample * std + mean (mean, std numbers or tensors)."""
+    scaled = api.multiply(sample, std) if hasattr(std, "shape") else api.scale(sample,
+                                                                                float(std))
+    return api.add(scaled, mean) if hasattr(mean, "shape") else api.scale(scaled, 1.0,
+                                                                           float(mean))
+
+
 def normal(mean=0.0, std=1.0, shape=None, name=None):
-    """Normal random values with the given mean and standard deviation."""
-    return api.gaussian(_shape(shape if shape is not None else [1]), float(mean), float(std),
-                        0, None)
+    """Normal random values with the given mean and standard deviation; when mean or std is
+    a tensor the result takes its shape and dtype (shape is ignored), one sample each."""
+    like = mean if hasattr(mean, "shape") else std if hasattr(std, "shape") else None
+    if like is None:
+        return api.gaussian(_shape(shape if shape is not None else [1]), float(mean),
+                            float(std), 0, None)
+    if hasattr(mean, "shape") and hasattr(std, "shape") and list(mean.shape) != list(
+            std.shape):
+        raise ValueError(f"normal: arguments 'mean' and 'std' must have the same shape, got "
+                         f"{list(mean.shape)} and {list(std.shape)}")
+    sample = api.gaussian(_shape(like.shape), 0.0, 1.0, 0, like.dtype)
+    return _with_spread(sample, mean, std)
 
 
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):

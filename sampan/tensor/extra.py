@@ -15,7 +15,7 @@ from .manipulation import unbind
 
 __all__ = ["logit", "lerp", "heaviside", "nan_to_num", "frac", "rad2deg", "deg2rad", "stanh",
            "count_nonzero", "diff", "kron", "outer", "cross", "dist", "cdist", "trace",
-           "bucketize", "median", "quantile", "nonzero", "unique", "take_along_axis",
+           "bucketize", "median", "quantile", "nanquantile", "nonzero", "unique", "take_along_axis",
            "put_along_axis", "index_sample", "unstack", "moveaxis", "crop", "clone", "rank",
            "is_tensor", "inverse", "norm", "vector_norm", "matrix_norm", "renorm", "where"]
 
@@ -160,33 +160,87 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None):
     return api.searchsorted(sorted_sequence, x, out_int32, right)
 
 
-def _quantile_along(sorted_x, q, axis):
-    """Linearly interpolated quantile q of sorted_x along axis (the axis kept, size 1)."""
-    n = sorted_x.shape[axis]
-    pos = q * (n - 1)
-    lo, hi = int(math.floor(pos)), int(math.ceil(pos))
-    low = api.slice(sorted_x, [axis], [lo], [lo + 1])
-    if hi == lo:
-        return low
-    high = api.slice(sorted_x, [axis], [hi], [hi + 1])
-    return api.add(low, api.scale(api.subtract(high, low), pos - lo))
+_INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile_source(x, axis):
+    """(x with the quantile axes merged into one, that axis, the kept-dims shape)."""
+    ndim = _ndim(x)
+    if axis is None:
+        return api.reshape(x, [-1]), 0, [1] * ndim
+    axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
+    if not axes or any(not -ndim <= a < ndim for a in axes):
+        raise ValueError(f"quantile: argument 'axis' must be None, an int or a list of ints in "
+                         f"[{-ndim}, {ndim}), got {axis!r}")
+    axes = [a % ndim for a in axes]
+    kept = [1 if d in axes else n for d, n in enumerate(x.shape)]
+    if len(axes) == 1:
+        return x, axes[0], kept
+    moved = moveaxis(x, axes, list(range(-len(axes), 0)))
+    return api.flatten(moved, ndim - len(axes), ndim - 1), ndim - len(axes), kept
+
+
+def _pick(sorted_x, position, axis):
+    """sorted_x's entries at the int64 `position` (kept axis) along axis."""
+    return api.take_along_axis(sorted_x, position, axis)
+
+
+def _interpolated(sorted_x, pos, axis, interpolation):
+    """The quantile at fractional positions `pos` (float64, kept axis) of sorted_x."""
+    last = api.full_like(pos, max(sorted_x.shape[axis] - 1, 0))
+    clamp = lambda p: api.cast(api.minimum(api.maximum(p, api.full_like(p, 0)), last),  # noqa: E731
+                               dtypes.int64)
+    if interpolation == "nearest":
+        return _pick(sorted_x, clamp(api.round(pos)), axis)
+    below = _pick(sorted_x, clamp(api.floor(pos)), axis)
+    above = _pick(sorted_x, clamp(api.ceil(pos)), axis)
+    if interpolation in ("lower", "higher"):
+        return below if interpolation == "lower" else above
+    if interpolation == "midpoint":
+        return api.scale(api.add(below, above), 0.5)
+    weight = api.cast(api.subtract(pos, api.floor(pos)), sorted_x.dtype)
+    return api.add(below, api.multiply(api.subtract(above, below), weight))
+
+
+def _quantile(x, q, axis, keepdim, interpolation, ignore_nan, name):
+    """quantile / nanquantile: positions q·(n - 1) among the sorted (non-NaN) values."""
+    if interpolation not in _INTERPOLATIONS:
+        raise ValueError(f"{name}: argument 'interpolation' must be one of {_INTERPOLATIONS}, "
+                         f"got {interpolation!r}")
+    qs = [float(v) for v in (q.numpy().reshape(-1) if hasattr(q, "numpy") else
+                             q if isinstance(q, (list, tuple)) else [q])]
+    if not qs or any(not 0 <= v <= 1 for v in qs):
+        raise ValueError(f"{name}: argument 'q' must hold values in [0, 1], got {q!r}")
+    src, ax, kept = _quantile_source(_to_float(x), axis)
+    sorted_x = api.sort(src, ax)[0]
+    nan = api.isnan(src)
+    valid = api.sum(api.cast(api.logical_not(nan), dtypes.float64), [ax], None, True)
+    outs = []
+    for value in qs:
+        pos = api.scale(valid, value, -value)
+        if not ignore_nan:  # any NaN on the axis: the last sorted entry, a NaN
+            pos = api.where(api.any(nan, [ax], True), api.full_like(pos, src.shape[ax] - 1),
+                            pos)
+        out = _interpolated(sorted_x, pos, ax, interpolation)
+        if ignore_nan:
+            out = api.where(api.equal(valid, api.full_like(valid, 0)),
+                            api.full_like(out, float("nan")), out)
+        outs.append(api.reshape(out, kept) if keepdim else api.squeeze(out, [ax]) if
+                    axis is not None else api.reshape(out, []))
+    return api.stack(outs, 0) if len(outs) > 1 else outs[0]
 
 
 def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
-    """q-th quantile(s) of x over axis (flattened when None), linearly interpolated."""
-    if interpolation != "linear":
-        raise NotImplementedError("quantile supports interpolation='linear' only")
-    flat = axis is None
-    source = api.reshape(x, [-1]) if flat else x
-    axis = 0 if flat else axis % _ndim(x)
-    sorted_x = api.sort(source, axis)[0]
-    qs = list(q) if isinstance(q, (list, tuple)) else [q]
-    outs = [_quantile_along(sorted_x, float(v), axis) for v in qs]
-    if flat and keepdim:
-        outs = [api.reshape(o, [1] * _ndim(x)) for o in outs]
-    elif not keepdim:
-        outs = [api.squeeze(o, [axis]) for o in outs]
-    return api.stack(outs, 0) if isinstance(q, (list, tuple)) else outs[0]
+    """q-th quantile(s) of x over axis (an int, a list of ints, or every element when None);
+    interpolation "linear", "lower", "higher", "nearest" or "midpoint" between the sorted
+    neighbours. A list of several q stacks the results on a new first dim. A NaN on the
+    axis gives NaN."""
+    return _quantile(x, q, axis, keepdim, interpolation, False, "quantile")
+
+
+def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    """quantile over the non-NaN values only (NaN where every value is NaN)."""
+    return _quantile(x, q, axis, keepdim, interpolation, True, "nanquantile")
 
 
 def _nan_aware(values, src, axis, fill):

@@ -1,5 +1,6 @@
 """Shape functions whose Paddle signature differs from the op they call, plus axis moves,
 splits, repeats and index updates composed from registry ops."""
+import functools
 import numbers
 
 import numpy as np
@@ -12,13 +13,41 @@ __all__ = ["split", "chunk", "unbind", "expand_as", "broadcast_to", "gather", "f
            "squeeze", "unsqueeze", "reshape", "transpose", "t", "tolist", "swapaxes",
            "swapdims", "rot90", "tensor_split", "vsplit", "hsplit", "dsplit", "atleast_1d",
            "atleast_2d", "atleast_3d", "repeat_interleave", "index_add", "index_fill",
-           "unflatten", "view", "view_as", "unfold", "meshgrid"]
-# has_symbolic_size and size_tensor are helpers for other tensor modules, not public API.
+           "unflatten", "view", "view_as", "unfold", "meshgrid", "expand", "tile"]
+# has_symbolic_size, size_tensor and sizes_as_list are helpers for other tensor modules.
 
 flatten = api.flatten
 squeeze = api.squeeze
 unsqueeze = api.unsqueeze
 transpose = api.transpose
+
+
+def _is_size(value):
+    """An int, or an integer tensor holding one value (a size given as a tensor)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return True
+    return (hasattr(value, "dtype") and value.dtype.is_integer
+            and all(d == 1 for d in value.shape))
+
+
+def sizes_as_list(param, leading=1):
+    """Decorator for Paddle 3's variadic sizes: after `leading` positional arguments, a run
+    of sizes becomes the list `param` (`x.reshape(2, 3)` is `x.reshape([2, 3])`,
+    `paddle.zeros(2, 3)` is `paddle.zeros([2, 3])`); `size=` is an alias of `param`."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            if "size" in kwargs and param not in kwargs:
+                kwargs[param] = kwargs.pop("size")
+            head, rest = args[:leading], args[leading:]
+            count = 0
+            while count < len(rest) and _is_size(rest[count]):
+                count += 1
+            if count:
+                args = head + (list(rest[:count]),) + rest[count:]
+            return fn(*args, **kwargs)
+        return call
+    return decorate
 
 
 def has_symbolic_size(sizes):
@@ -34,6 +63,7 @@ def size_tensor(sizes):
     return api.concat(parts, 0)
 
 
+@sizes_as_list("shape")
 def reshape(x, shape, name=None):
     """x with a new shape (0 copies a dim, one -1 is inferred); entries may be tensors."""
     if has_symbolic_size(shape):
@@ -270,15 +300,29 @@ def unflatten(x, axis, shape, name=None):
     return api.reshape(x, [0] * axis + shape + [0] * (len(x.shape) - axis - 1))
 
 
-def view(x, shape_or_dtype, name=None):
+@sizes_as_list("shape_or_dtype")
+def view(x, shape_or_dtype=None, name=None, dtype=None):
     """x with a new shape (a list or tuple, as reshape) or, given a dtype, x's bytes
     reinterpreted as that dtype (eager only; the last dim scales by the size ratio)."""
+    shape_or_dtype = dtype if shape_or_dtype is None else shape_or_dtype
     if isinstance(shape_or_dtype, (list, tuple)) or hasattr(shape_or_dtype, "shape"):
         return reshape(x, shape_or_dtype)
     from .creation import to_tensor
     if current_mode().is_static:
         raise NotImplementedError("view(x, dtype) reinterprets memory and works eagerly only")
     return to_tensor(x.numpy().view(dtypes.to_dtype(shape_or_dtype).np))
+
+
+@sizes_as_list("shape")
+def expand(x, shape, name=None):
+    """x broadcast to `shape` (-1 keeps a dim); sizes may also be passed one by one."""
+    return api.expand(x, shape)
+
+
+@sizes_as_list("repeat_times")
+def tile(x, repeat_times, name=None):
+    """x repeated `repeat_times[i]` times along each dim; counts may be passed one by one."""
+    return api.tile(x, repeat_times)
 
 
 def view_as(x, other, name=None):

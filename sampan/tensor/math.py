@@ -13,7 +13,7 @@ __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floo
            "add_n", "sign", "neg", "rsqrt", "equal_all", "inner", "addmm", "baddbmm",
            "tensordot", "nansum", "nanmean", "hypot", "fmax", "fmin", "logaddexp", "copysign",
            "sgn", "sinc", "positive", "gammaln", "round", "bitwise_left_shift",
-           "bitwise_right_shift", "multigammaln"]
+           "bitwise_right_shift", "multigammaln", "prod", "broadcast_shape"]
 # OPERATORS: the shift operators of Tensor and Variable.
 
 sign = api.sign
@@ -162,6 +162,22 @@ def _nan_free(x):
 def _axis_list(axis):
     return [] if axis is None else ([axis] if isinstance(axis, numbers.Integral) else
                                     list(axis))
+
+
+def prod(x, axis=None, keepdim=False, dtype=None, name=None):
+    """Product over axis (every axis when None), x first cast to dtype when given."""
+    if dtype is not None:
+        x = api.cast(x, dtype)
+    return api.prod(x, _axis_list(axis), keepdim)
+
+
+def broadcast_shape(x_shape, y_shape):
+    """The shape two tensors of these shapes broadcast to, as a list."""
+    try:
+        return list(np.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
+    except ValueError:
+        raise ValueError(f"broadcast_shape: shapes {list(x_shape)} and {list(y_shape)} do "
+                         f"not broadcast") from None
 
 
 def nansum(x, axis=None, dtype=None, keepdim=False, name=None):

@@ -198,3 +198,73 @@ def test_inplace_variant_on_a_leaf_needing_grad_is_refused():
     with paddle.no_grad():
         p.abs_()
     np.testing.assert_array_equal(p.numpy(), [1.0, 2.0])
+
+
+# ---------------------------------------------------------------- variadic sizes (Paddle 3)
+
+
+def test_sizes_may_be_passed_one_by_one():
+    x = tensor(np.arange(6.0).reshape(2, 3))
+    assert x.reshape(3, 2).shape == [3, 2] and paddle.reshape(x, 6).shape == [6]
+    assert x.view(-1).shape == [6] and x.view(dtype="int64").dtype == paddle.int64
+    np.testing.assert_array_equal(tensor(np.array([1, 2])).tile(2, 1).numpy(), [[1, 2], [1, 2]])
+    assert tensor(np.ones((1, 3))).expand(2, -1).shape == [2, 3]
+    assert paddle.zeros(2, 3).shape == [2, 3] and paddle.ones(2, 3, dtype="int32").dtype \
+        == paddle.int32
+    assert paddle.rand(2, 3).shape == [2, 3] and paddle.randn(4).shape == [4]
+    assert paddle.empty(size=[2]).shape == [2] and paddle.zeros(3, "int32").dtype == paddle.int32
+    check_static(lambda v: v.reshape(3, 2), np.arange(6.0).reshape(2, 3))
+
+
+# ---------------------------------------------------------------- quantile, prod, normal
+
+QDATA = np.random.default_rng(5).normal(size=(3, 5, 4))
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "higher", "nearest", "midpoint"])
+@pytest.mark.parametrize("axis", [None, 1, [0, 2]])
+def test_quantile_interpolations_match_numpy(interpolation, axis):
+    np_axis = tuple(axis) if isinstance(axis, list) else axis
+    for q, keepdim in ((0.3, False), ([0.1, 0.9], True)):
+        got = paddle.quantile(tensor(QDATA), q, axis=axis, keepdim=keepdim,
+                              interpolation=interpolation).numpy()
+        want = np.quantile(QDATA, q, axis=np_axis, method=interpolation, keepdims=keepdim)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_nanquantile_skips_nans_and_quantile_propagates_them():
+    data = QDATA.copy()
+    data[0, 1, 2] = np.nan
+    data[1, :, 3] = np.nan
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        want = np.nanquantile(data, 0.4, axis=1)
+    np.testing.assert_allclose(paddle.nanquantile(tensor(data), 0.4, axis=1).numpy(), want)
+    np.testing.assert_allclose(paddle.quantile(tensor(data), 0.4, axis=1).numpy(),
+                               np.quantile(data, 0.4, axis=1))
+    assert paddle.quantile(tensor(QDATA), [0.5], axis=1).shape == [3, 4]
+    with pytest.raises(ValueError, match="'interpolation'"):
+        paddle.quantile(tensor(QDATA), 0.5, interpolation="cubic")
+    with pytest.raises(ValueError, match="'q'"):
+        paddle.quantile(tensor(QDATA), 1.5)
+    check_grad(lambda v: paddle.quantile(v, 0.3, axis=1), QDATA[:, :, 0])
+
+
+def test_prod_dtype_and_broadcast_shape():
+    out = paddle.prod(tensor(np.array([[1, 2], [3, 4]])), dtype="float32")
+    assert out.dtype == paddle.float32 and out.item() == 24.0
+    assert paddle.prod(tensor(np.ones((2, 3))), 1, keepdim=True).shape == [2, 1]
+    assert paddle.broadcast_shape([2, 1, 3], [1, 4, 1]) == [2, 4, 3]
+    with pytest.raises(ValueError, match="broadcast"):
+        paddle.broadcast_shape([2], [3])
+
+
+def test_normal_with_tensor_mean_and_std():
+    paddle.seed(11)
+    mean = tensor(np.full((2000,), 3.0, dtype=np.float32))
+    out = paddle.normal(mean, tensor(np.full((2000,), 0.5, dtype=np.float32)))
+    assert out.shape == [2000] and out.dtype == paddle.float32
+    assert abs(float(out.mean()) - 3.0) < 0.05 and abs(float(out.std()) - 0.5) < 0.05
+    assert paddle.normal(std=tensor(np.ones((2, 2)))).shape == [2, 2]
+    with pytest.raises(ValueError, match="'mean' and 'std'"):
+        paddle.normal(tensor(np.zeros(2)), tensor(np.ones(3)))
