@@ -7,10 +7,8 @@ ties outputs to their node. The walk takes nodes from a heap, newest first by cr
 number, so graph depth is bounded by memory, not by the Python stack.
 """
 import collections
-import functools
 import heapq
 import itertools
-import operator
 
 import numpy as np
 
@@ -112,7 +110,7 @@ def edge_of(t):
 class GradNode(NodeBase):
     """One recorded op: what its backward op needs and where input gradients go."""
 
-    __slots__ = ("op", "attrs", "saved", "out_layout")
+    __slots__ = ("op", "saved", "out_layout")
 
     @classmethod
     def record(cls, op, tensors, arrays, attrs, flat_outputs, outs):
@@ -120,7 +118,6 @@ class GradNode(NodeBase):
         node = _new(cls)
         node.seq = next(_SEQUENCE)
         node.op = op
-        node.attrs = attrs
         node.edges = _edges(op, tensors)
         layout = node.out_layout = cls._layout(op, outs)
         node.saved = cls._save(op, arrays, attrs, flat_outputs, layout)
@@ -141,7 +138,6 @@ class GradNode(NodeBase):
         node = _new(cls)
         node.seq = next(_SEQUENCE)
         node.op = op
-        node.attrs = attrs
         node.edges = _edges(op, tensors)
         node.out_layout = _SINGLE
         saver = _SAVERS.get(op)
@@ -193,51 +189,59 @@ class GradNode(NodeBase):
 
     def apply(self, grads, create_graph):
         """Run the op's backward op; gradients aligned with the forward inputs."""
-        bw = self.op.backward
         if create_graph:
-            from .mode import EAGER
-            tensors, attrs = _graph_args(self, grads)
-            with _grad_enabled(True):
-                result = EAGER.run_op(bw, tensors, attrs)
-            if bw.backward is None:
-                result = _NoDoubleGradNode.mark(self, bw, result)
-            single = bw.single_output  # run_op returns one Tensor, else a list per output
+            return self._apply_graph(grads)
+        if self.out_layout is _SINGLE:
+            g = grads[0]
+            run = _RUNNERS.get(self.op) or _compile_runner(self.op)
+            return run(self.saved, _zeros(self.out_meta[0]) if g is None else g, self.edges)
+        bw = self.op.backward
+        args = self.saved.copy()
+        for pos, i in bw.bw_grad_slots:
+            args[pos] = _grad_arg(self, grads, i, False)
+        if bw.kernel_takes_need:
+            result = bw.kernel(*args, need=tuple(self.edges[t] is not None
+                                                 for t in bw.bw_grad_targets))
         else:
-            args = self.saved.copy()
-            if self.out_layout is _SINGLE:
-                g = grads[0]
-                for pos, _ in bw.bw_grad_slots:
-                    args[pos] = _zeros(self.out_meta[0]) if g is None else g
-            else:
-                for pos, i in bw.bw_grad_slots:
-                    args[pos] = _grad_arg(self, grads, i, False)
-            if bw.kernel_takes_need:
-                edges = self.edges
-                result = bw.kernel(*args, need=tuple(map(_IS_NOT_NONE,
-                                                         map(edges.__getitem__,
-                                                             bw.bw_grad_targets))))
-            else:
-                result = bw.kernel(*args)
-            single = len(bw.output_names) == 1  # a kernel returns a one-output value bare
-        if single:
-            result = (result,)
-        if bw.bw_aligned:
-            return result
-        by_input = [None] * len(self.edges)
-        for target, g in zip(bw.bw_grad_targets, result):
-            by_input[target] = g
-        return by_input
+            result = bw.kernel(*args)
+        # a kernel returns a one-output value bare
+        return _by_input(bw, (result,) if len(bw.output_names) == 1 else result,
+                         len(self.edges))
+
+    def _apply_graph(self, grads):
+        """`apply` under create_graph: the backward op runs as a recorded eager op on
+        Tensors connected to the graph, so its results are differentiable again."""
+        from .mode import EAGER
+        bw = self.op.backward
+        tensors, attrs = _graph_args(self, grads)
+        with _grad_enabled(True):
+            result = EAGER.run_op(bw, tensors, attrs)
+        if bw.backward is None:
+            result = _NoDoubleGradNode.mark(self, bw, result)
+        # run_op returns one Tensor, else a list per output
+        return _by_input(bw, (result,) if bw.single_output else result, len(self.edges))
+
+
+def _by_input(bw, result, n_inputs):
+    """Backward-op results (one per backward output) placed at their forward inputs."""
+    if bw.bw_aligned:
+        return result
+    by_input = [None] * n_inputs
+    for target, g in zip(bw.bw_grad_targets, result):
+        by_input[target] = g
+    return by_input
 
 
 _new = object.__new__
-_IS_NOT_NONE = functools.partial(operator.is_not, None)
 _SAVERS = {}
+_RUNNERS = {}
 
 
 def _edges(op, tensors):
     """Per forward input, where its gradient goes (None for inputs without one)."""
-    if op.all_inputs_differentiable:
-        return [_edge(t) for t in tensors]
+    if op.all_inputs_differentiable:  # _edge inlined: every recorded op comes here
+        return [None if t is None or t.stop_gradient else
+                t if t._node is None else (t._node, t._index) for t in tensors]
     edges = [None] * len(tensors)
     for i in op.grad_inputs:
         t = tensors[i]
@@ -252,6 +256,30 @@ def _make_saver(sources):
     spelled = {"in": "a[{}]", "out": "o", "attr": "t[{}]", "grad": "None"}
     items = ", ".join(spelled[kind].format(i) for kind, i in sources)
     return eval(f"lambda a, t, o: [{items}]")  # noqa: S307 (built from registry data only)
+
+
+def _compile_runner(op):
+    """The function (saved, g, edges) -> input gradients of a one-output node of `op`: its
+    backward kernel called on the saved arguments with `g` in the gradient slots and the
+    results placed at their forward inputs, compiled once per op from registry data, so
+    running a node costs one call and no per-argument loop."""
+    bw = op.backward
+    args = ["g" if kind == "grad" else f"s[{pos}]" for pos, (kind, _) in
+            enumerate(bw.bw_sources)]
+    if bw.kernel_takes_need:
+        args.append("need=(" + "".join(f"e[{t}] is not None, " for t in bw.bw_grad_targets)
+                    + ")")
+    one = len(bw.output_names) == 1
+    if bw.bw_aligned:
+        result = "(r,)" if one else "r"
+    else:
+        slot = {t: ("r" if one else f"r[{j}]") for j, t in enumerate(bw.bw_grad_targets)}
+        result = "[" + ", ".join(slot.get(i, "None") for i in range(len(op.tensor_names))) + "]"
+    source = f"def run(s, g, e):\n    r = kernel({', '.join(args)})\n    return {result}\n"
+    namespace = {"kernel": bw.kernel}
+    exec(compile(source, f"<backward of {op.name}>", "exec"), namespace)  # noqa: S102 (registry data only)
+    run = _RUNNERS[op] = namespace["run"]
+    return run
 
 
 # -- running one node -------------------------------------------------------------------
@@ -414,26 +442,34 @@ def _sum(a, b):
     return np.array(total) if isinstance(total, np.generic) else total
 
 
-def _send(edge, g, buffers, pending, leaf_grads):
-    """Deliver one gradient along an edge: into a node's buffer (queueing the node the first
-    time on the `pending` heap, if given) or a leaf's total."""
-    if edge.__class__ is tuple:
-        child, idx = edge
-        buf = buffers.get(child)
-        if buf is None:
-            buf = buffers[child] = [None] * len(child.out_meta)
-            if pending is not None:
-                heapq.heappush(pending, (-child.seq, child))
-        if g is not None:
-            prev = buf[idx]
-            buf[idx] = g if prev is None else _sum(prev, g)
-    elif g is not None:
-        prev = leaf_grads.get(id(edge))
-        leaf_grads[id(edge)] = (edge, g if prev is None else _sum(prev[1], g))
+def _deliver(edges, grads, buffers, pending, leaf_grads):
+    """Send each gradient along its edge: into a node's output buffer (queueing the node on
+    the `pending` heap the first time) or a leaf's running total; list edges (list inputs)
+    deliver item by item. Missing gradients still queue their node, which then uses zeros."""
+    for e, g in zip(edges, grads):
+        if e.__class__ is tuple:
+            child, idx = e
+            buf = buffers.get(child)
+            if buf is None:
+                buf = buffers[child] = [None] * len(child.out_meta)
+                _heappush(pending, (-child.seq, child))
+            if g is not None:
+                prev = buf[idx]
+                buf[idx] = g if prev is None else _sum(prev, g)
+        elif e is None:
+            continue
+        elif e.__class__ is list:
+            _deliver(e, [None] * len(e) if g is None else g, buffers, pending, leaf_grads)
+        elif g is not None:
+            prev = leaf_grads.get(id(e))
+            leaf_grads[id(e)] = (e, g if prev is None else _sum(prev[1], g))
 
 
-def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
-    """Propagate gradients from seeds [(edge, grad)].
+_heappush, _heappop = heapq.heappush, heapq.heappop
+
+
+def _engine(seed_edges, seeds, retain_graph, create_graph, capture=None, blocked=None):
+    """Propagate the gradients `seeds` arriving along `seed_edges`.
 
     Nodes run newest first (by creation sequence number): every node that sends a gradient
     to a node was created after it, so a node runs only once all of its gradients arrived,
@@ -444,16 +480,16 @@ def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
     in it and no `.grad` is touched. Gradients never pass through the tensors in `blocked`
     (a set of the same keys: grad's `no_grad_vars`).
     """
-    buffers, leaf_grads, roots = _seed_buffers(seeds)
+    buffers, leaf_grads, pending = {}, {}, []
+    _deliver(seed_edges, seeds, buffers, pending, leaf_grads)
     useful = None
     if capture is not None:
+        roots = list(buffers)
         captured_nodes = {k[0] for k in capture if k.__class__ is tuple}
         captured_leaves = {k for k in capture if k.__class__ is not tuple}
         useful = _useful(roots, _discover(roots), captured_nodes, captured_leaves)
-    pending = [(-n.seq, n) for n in roots]
-    heapq.heapify(pending)
     while pending:
-        node = heapq.heappop(pending)[1]
+        node = _heappop(pending)[1]
         edges = node.edges
         if edges is _RELEASED:
             raise _released_error(node)
@@ -474,26 +510,10 @@ def _engine(seeds, retain_graph, create_graph, capture=None, blocked=None):
             by_input = [None] * len(edges)
         if not retain_graph:
             node.release()
-        for e, g in zip(edges, by_input):
-            if e is None:
-                continue
-            if e.__class__ is list:
-                for item, gi in zip(e, g if g is not None else [None] * len(e)):
-                    if item is not None:
-                        _send(item, gi, buffers, pending, leaf_grads)
-            else:
-                _send(e, g, buffers, pending, leaf_grads)
+        _deliver(edges, by_input, buffers, pending, leaf_grads)
     if blocked:
         leaf_grads = {k: v for k, v in leaf_grads.items() if k not in blocked}
     _finish_leaves(leaf_grads, create_graph, capture)
-
-
-def _seed_buffers(seeds):
-    """(per-node output-gradient buffers, per-leaf gradients, root nodes) from the seeds."""
-    buffers, leaf_grads = {}, {}
-    for edge, g in seeds:
-        _send(edge, g, buffers, None, leaf_grads)
-    return buffers, leaf_grads, list(buffers)
 
 
 def _finish_leaves(leaf_grads, create_graph, capture):
@@ -543,17 +563,18 @@ def _seed_grad(tensor, grad_tensor):
 
 def run_backward(tensors, grad_tensors, retain_graph=False):
     """Accumulate gradients of `tensors` into the `.grad` of the leaves they depend on."""
-    seeds = []
+    edges, seeds = [], []
     for t, g in zip(tensors, grad_tensors):
         if t.stop_gradient:
             raise RuntimeError(
                 "backward() on a tensor with stop_gradient=True: no op that produced it "
                 "needs a gradient (set stop_gradient=False on the inputs you differentiate)")
-        seeds.append((_edge(t), _seed_grad(t, g)))
+        edges.append(_edge(t))
+        seeds.append(_seed_grad(t, g))
     saved = STATE.enabled
     STATE.enabled = False
     try:
-        _engine(seeds, retain_graph, create_graph=False)
+        _engine(edges, seeds, retain_graph, create_graph=False)
     finally:
         STATE.enabled = saved
 
@@ -581,7 +602,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise RuntimeError("grad(): an input has stop_gradient=True, so it has no gradient")
         keys.append(_edge(t) if t._node is not None else id(t))
     capture = dict.fromkeys(keys)
-    seeds = []
+    edges, seeds = [], []
     for t, g in zip(outputs, grad_outputs):
         if t.stop_gradient:
             raise RuntimeError("grad(): an output has stop_gradient=True and does not depend "
@@ -589,13 +610,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         seed = _seed_grad(t, g)
         if create_graph:
             seed = g if isinstance(g, Tensor) and not g.stop_gradient else wrap(seed)
-        seeds.append((_edge(t), seed))
+        edges.append(_edge(t))
+        seeds.append(seed)
     if isinstance(no_grad_vars, Tensor):
         no_grad_vars = [no_grad_vars]
     blocked = {(_edge(t) if t._node is not None else id(t)) for t in (no_grad_vars or ())
                if not t.stop_gradient}
     with _grad_enabled(create_graph):
-        _engine(seeds, retain_graph, create_graph, capture, blocked)
+        _engine(edges, seeds, retain_graph, create_graph, capture, blocked)
     results = []
     for key in keys:
         g = capture[key]

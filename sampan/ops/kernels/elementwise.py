@@ -85,7 +85,9 @@ def _grad_for(x, grad):
     """grad reduced to x's shape and converted to x's dtype (the gradient of input x)."""
     if grad.shape != x.shape:
         grad = _sum_to(grad, x.shape)
-    return _keep_dtype(grad, x.dtype)
+    if grad.__class__ is _NDARRAY and grad.dtype == x.dtype:  # the common case, no call
+        return grad
+    return np.asarray(grad, dtype=x.dtype)
 
 
 def _masked(keep, grad):
