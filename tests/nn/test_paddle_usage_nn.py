@@ -65,3 +65,32 @@ def test_bilinear_initializer_matches_paddles_formula():
     with pytest.raises(ValueError, match="shape"):
         nn.initializer.Bilinear()(paddle.create_parameter([2, 3], "float32"))
     assert math.isclose(float(up.weight.numpy()[0, 0, 0, 0]), flat[0], rel_tol=1e-6)
+
+
+def test_embedding_max_norm_renormalizes_looked_up_rows_in_place():
+    weight = np.array([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]], dtype=np.float32)
+    layer = nn.Embedding(3, 2, max_norm=1.0, weight_attr=paddle.ParamAttr(
+        initializer=nn.initializer.Assign(weight)))
+    out = layer(paddle.to_tensor([0, 1]))
+    np.testing.assert_allclose(np.linalg.norm(out.numpy(), axis=1), [1.0, 0.5], rtol=1e-5)
+    np.testing.assert_allclose(layer.weight.numpy()[2], weight[2])  # not looked up
+    l1 = F.embedding(paddle.to_tensor([2]), paddle.to_tensor(weight), max_norm=7.0,
+                     norm_type=1.0)
+    np.testing.assert_allclose(np.abs(l1.numpy()).sum(), 7.0, rtol=1e-5)
+
+
+def test_embedding_scale_grad_by_freq_divides_by_occurrences():
+    layer = nn.Embedding(4, 2, scale_grad_by_freq=True)
+    ids = paddle.to_tensor([[0, 2], [2, 2]])
+    out = layer(ids)
+    np.testing.assert_array_equal(out.numpy(), layer.weight.numpy()[ids.numpy()])
+    out.sum().backward()
+    np.testing.assert_allclose(layer.weight.grad.numpy()[:, 0], [1.0, 0.0, 1.0, 0.0])
+
+
+def test_batch_norm_1d_and_3d_default_formats():
+    import inspect
+    assert inspect.signature(nn.BatchNorm1D).parameters["data_format"].default == "NCL"
+    assert inspect.signature(nn.BatchNorm3D).parameters["data_format"].default == "NCDHW"
+    assert nn.BatchNorm1D(3)(paddle.randn([4, 3, 5])).shape == [4, 3, 5]
+    assert nn.BatchNorm1D(3)(paddle.randn([4, 3])).shape == [4, 3]

@@ -1,6 +1,11 @@
 """linear, bilinear, dropout (plain, 2-D, alpha), embedding, one_hot, pad, zeropad2d,
 normalize, cosine_similarity."""
+import numpy as np
+
+from ...core.dispatch import current_mode
+from ...eager.grad_mode import no_grad
 from ...ops._generated import api
+from ...tensor.creation import to_tensor
 
 __all__ = ["linear", "bilinear", "dropout", "dropout2d", "dropout3d", "alpha_dropout",
            "embedding", "one_hot", "pad", "zeropad2d", "normalize", "cosine_similarity"]
@@ -74,13 +79,49 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
     return api.scale(api.add(api.multiply(x, keep), dropped), a, -a * saturation * p)
 
 
-def embedding(x, weight, padding_idx=None, sparse=False, name=None):
-    """Rows of `weight` picked by the integer ids in x; padding_idx rows come out as zeros."""
+def _eager_only(what):
+    """Refuse an option that works on eager tensors only while a Program is built."""
+    if current_mode().is_static:
+        raise NotImplementedError(f"embedding: argument '{what}' works in dynamic mode only")
+
+
+def _renormalize_rows(x, weight, max_norm, norm_type):
+    """Scale, in place, the rows of weight that x looks up whose norm exceeds max_norm."""
+    _eager_only("max_norm")
+    ids = np.unique(x.numpy())
+    rows = weight.numpy()[ids]
+    norms = np.linalg.norm(rows, ord=norm_type, axis=1)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(rows.dtype)
+    with no_grad():
+        updated = weight.numpy().copy()
+        updated[ids] = rows * scale[:, None]
+        weight._set_data(updated)
+
+
+def _gradient_by_inverse_frequency(x, out):
+    """out with its gradient scaled by 1 / (occurrences of each id in x); values unchanged."""
+    _eager_only("scale_grad_by_freq")
+    _, inverse, counts = np.unique(x.numpy(), return_inverse=True, return_counts=True)
+    scale = (1.0 / counts[inverse.reshape(-1)]).reshape(list(x.shape) + [1])
+    fixed = out.detach()
+    moving = api.multiply(api.subtract(out, fixed), to_tensor(scale, out.dtype))
+    return api.add(fixed, moving)
+
+
+def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
+              scale_grad_by_freq=False, name=None):
+    """Rows of `weight` picked by the integer ids in x; padding_idx rows come out as zeros.
+    max_norm first rescales (in place, as Paddle's dynamic mode does) each looked-up row
+    whose norm_type-norm exceeds it; scale_grad_by_freq divides each row's gradient by the
+    number of times its id occurs in x."""
     if padding_idx is None:
         padding_idx = -1
     elif padding_idx < 0:
         padding_idx += weight.shape[0]
-    return api.embedding(x, weight, padding_idx)
+    if max_norm is not None:
+        _renormalize_rows(x, weight, float(max_norm), float(norm_type))
+    out = api.embedding(x, weight, padding_idx)
+    return _gradient_by_inverse_frequency(x, out) if scale_grad_by_freq else out
 
 
 def one_hot(x, num_classes, name=None):

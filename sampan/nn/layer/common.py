@@ -49,17 +49,21 @@ class Bilinear(Layer):
 class Embedding(Layer):
     """Lookup table [num_embeddings, embedding_dim] (XavierUniform default like Paddle)."""
 
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, sparse=False,
-                 weight_attr=None, name=None):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, sparse=False, weight_attr=None, scale_grad_by_freq=False,
+                 name=None):
         super().__init__()
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None and padding_idx < 0:
             padding_idx += num_embeddings
         self._padding_idx = padding_idx
+        self._max_norm, self._norm_type = max_norm, norm_type
+        self._scale_grad_by_freq = scale_grad_by_freq
         self.weight = self.create_parameter([num_embeddings, embedding_dim], weight_attr)
 
     def forward(self, x):
-        return F.embedding(x, self.weight, self._padding_idx)
+        return F.embedding(x, self.weight, self._padding_idx, self._max_norm, self._norm_type,
+                           scale_grad_by_freq=self._scale_grad_by_freq)
 
     def extra_repr(self):
         return f"{self._num_embeddings}, {self._embedding_dim}"

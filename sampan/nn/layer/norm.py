@@ -44,13 +44,23 @@ class _BatchNormBase(Layer):
 class BatchNorm1D(_BatchNormBase):
     """Batch normalisation of [N, C] or [N, C, L] ("NLC": channel last)."""
 
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None,
+                 bias_attr=None, data_format="NCL", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats, name)
+
 
 class BatchNorm2D(_BatchNormBase):
     """Batch normalisation of [N, C, H, W]."""
 
 
 class BatchNorm3D(_BatchNormBase):
-    """Batch normalisation of [N, C, D, H, W]."""
+    """Batch normalisation of [N, C, D, H, W] ("NDHWC": channel last)."""
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None,
+                 bias_attr=None, data_format="NCDHW", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats, name)
 
 
 _SYNC_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
