@@ -65,10 +65,22 @@ class LRScheduler:
     set_dict = set_state_dict
 
 
+def _check_gamma(gamma, scheduler):
+    """A decay factor must shrink the learning rate (Paddle refuses gamma >= 1)."""
+    if gamma >= 1.0:
+        raise ValueError(f"{scheduler}: argument 'gamma' should be < 1.0, got {gamma}")
+
+
 class StepDecay(LRScheduler):
     """lr · gamma^(epoch // step_size)."""
 
     def __init__(self, learning_rate, step_size, gamma=0.1, last_epoch=-1, verbose=False):
+        if not isinstance(step_size, int):
+            raise TypeError(f"StepDecay: argument 'step_size' must be an int, got "
+                            f"{type(step_size).__name__}")
+        if step_size <= 0:
+            raise ValueError(f"StepDecay: argument 'step_size' must be positive, got {step_size}")
+        _check_gamma(gamma, "StepDecay")
         self.step_size, self.gamma = step_size, gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -80,7 +92,12 @@ class MultiStepDecay(LRScheduler):
     """lr · gamma^(number of milestones passed)."""
 
     def __init__(self, learning_rate, milestones, gamma=0.1, last_epoch=-1, verbose=False):
-        self.milestones, self.gamma = list(milestones), gamma
+        milestones = list(milestones)
+        if any(a >= b for a, b in zip(milestones, milestones[1:])):
+            raise ValueError(f"MultiStepDecay: argument 'milestones' must be increasing, got "
+                             f"{milestones}")
+        _check_gamma(gamma, "MultiStepDecay")
+        self.milestones, self.gamma = milestones, gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self):
@@ -219,6 +236,12 @@ class ReduceOnPlateau(LRScheduler):
                  threshold_mode="rel", cooldown=0, min_lr=0, epsilon=1e-8, verbose=False):
         if factor >= 1.0:
             raise ValueError("ReduceOnPlateau factor must be < 1.0")
+        if mode not in ("min", "max"):
+            raise ValueError(f"ReduceOnPlateau: argument 'mode' must be 'min' or 'max', got "
+                             f"{mode!r}")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError(f"ReduceOnPlateau: argument 'threshold_mode' must be 'rel' or "
+                             f"'abs', got {threshold_mode!r}")
         self.mode, self.factor, self.patience = mode, factor, patience
         self.threshold, self.threshold_mode = threshold, threshold_mode
         self.cooldown, self.min_lr, self.epsilon = cooldown, min_lr, epsilon

@@ -94,3 +94,26 @@ def test_batch_norm_1d_and_3d_default_formats():
     assert inspect.signature(nn.BatchNorm3D).parameters["data_format"].default == "NCDHW"
     assert nn.BatchNorm1D(3)(paddle.randn([4, 3, 5])).shape == [4, 3, 5]
     assert nn.BatchNorm1D(3)(paddle.randn([4, 3])).shape == [4, 3]
+
+
+def test_lr_schedulers_refuse_bad_arguments_by_name():
+    lr = paddle.optimizer.lr
+    with pytest.raises(TypeError, match="'step_size'"):
+        lr.StepDecay(0.1, step_size=2.5)
+    with pytest.raises(ValueError, match="'step_size'"):
+        lr.StepDecay(0.1, step_size=0)
+    with pytest.raises(ValueError, match="'gamma'"):
+        lr.StepDecay(0.1, 2, gamma=1.5)
+    with pytest.raises(ValueError, match="'milestones'"):
+        lr.MultiStepDecay(0.1, [4, 2])
+    with pytest.raises(ValueError, match="'gamma'"):
+        lr.MultiStepDecay(0.1, [2, 4], gamma=1.0)
+    with pytest.raises(ValueError, match="'mode'"):
+        lr.ReduceOnPlateau(0.1, mode="lowest")
+    with pytest.raises(ValueError, match="'threshold_mode'"):
+        lr.ReduceOnPlateau(0.1, threshold_mode="relative")
+
+
+def test_pdist_is_also_a_functional():
+    out = F.pdist(paddle.to_tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]))
+    np.testing.assert_allclose(out.numpy(), [5.0, 10.0, 5.0])

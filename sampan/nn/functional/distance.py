@@ -1,7 +1,9 @@
-"""pairwise_distance: the p-norm of x - y + epsilon along the last axis."""
+"""pairwise_distance: the p-norm of x - y + epsilon along the last axis; pdist (Paddle
+defines it here and re-exports it as paddle.pdist)."""
 from ...ops._generated import api
+from ...tensor.more import pdist
 
-__all__ = ["pairwise_distance"]
+__all__ = ["pairwise_distance", "pdist"]
 
 
 def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
