@@ -14,9 +14,11 @@ import numpy as np
 
 from ..core.errors import OpShapeError
 from .grad_mode import STATE
+from .node_source import recorder_source, runner_source
 from .tensor import Tensor, wrap
 
-__all__ = ["NodeBase", "GradNode", "edge_of", "run_backward", "grad", "register_hook"]
+__all__ = ["NodeBase", "GradNode", "RECORD_SINGLE", "edge_of", "run_backward", "grad",
+           "register_hook"]
 
 _RELEASED = "released"
 _SEQUENCE = itertools.count()
@@ -132,26 +134,6 @@ class GradNode(NodeBase):
                 t.stop_gradient = False
         return node
 
-    @classmethod
-    def record_single(cls, op, tensors, arrays, attrs, out):
-        """`record` for a one-output op (the hot path of every eager training step)."""
-        node = _new(cls)
-        node.seq = next(_SEQUENCE)
-        node.op = op
-        node.edges = _edges(op, tensors)
-        node.out_layout = _SINGLE
-        saver = _SAVERS.get(op)
-        if saver is None:
-            saver = _SAVERS[op] = _make_saver(op.backward.bw_sources)
-        data = out._data
-        node.saved = saver(arrays, attrs, data)
-        node.out_meta = ((data.shape, data.dtype),)
-        node.hooks = None
-        if op.grad_outputs:
-            out._node = node
-            out.stop_gradient = False
-        return node
-
     @staticmethod
     def _layout(op, outs):
         """(start, count) per output position in the flat output list; count -1 = single."""
@@ -193,8 +175,9 @@ class GradNode(NodeBase):
             return self._apply_graph(grads)
         if self.out_layout is _SINGLE:
             g = grads[0]
-            run = _RUNNERS.get(self.op) or _compile_runner(self.op)
-            return run(self.saved, _zeros(self.out_meta[0]) if g is None else g, self.edges)
+            if g is None:
+                g = _zeros(self.out_meta[0])
+            return _RUNNERS[self.op](self.saved, g, self.edges)
         bw = self.op.backward
         args = self.saved.copy()
         for pos, i in bw.bw_grad_slots:
@@ -233,8 +216,6 @@ def _by_input(bw, result, n_inputs):
 
 
 _new = object.__new__
-_SAVERS = {}
-_RUNNERS = {}
 
 
 def _edges(op, tensors):
@@ -249,37 +230,27 @@ def _edges(op, tensors):
     return edges
 
 
-def _make_saver(sources):
-    """A function (arrays, attrs, out_array) -> the backward op's argument list of a
-    one-output op, gradient slots None: compiled once per op from its `bw_sources`, so
-    recording a node runs no per-argument loop."""
-    spelled = {"in": "a[{}]", "out": "o", "attr": "t[{}]", "grad": "None"}
-    items = ", ".join(spelled[kind].format(i) for kind, i in sources)
-    return eval(f"lambda a, t, o: [{items}]")  # noqa: S307 (built from registry data only)
+class _PerOp(dict):
+    """op -> the function `source(op)` defines, compiled on first use in a namespace holding
+    the op, its backward kernel and what GradNode's compiled functions refer to."""
+
+    def __init__(self, source, name):
+        super().__init__()
+        self.source, self.name = source, name
+
+    def __missing__(self, op):
+        namespace = {"op": op, "kernel": op.backward.kernel, "GradNode": GradNode,
+                     "_new": _new, "_next": next, "_SEQUENCE": _SEQUENCE, "_SINGLE": _SINGLE,
+                     "_edges": _edges}
+        exec(compile(self.source(op), f"<eager autograd of {op.name}>", "exec"),  # noqa: S102
+             namespace)  # the source is built from registry data only
+        function = self[op] = namespace[self.name]
+        return function
 
 
-def _compile_runner(op):
-    """The function (saved, g, edges) -> input gradients of a one-output node of `op`: its
-    backward kernel called on the saved arguments with `g` in the gradient slots and the
-    results placed at their forward inputs, compiled once per op from registry data, so
-    running a node costs one call and no per-argument loop."""
-    bw = op.backward
-    args = ["g" if kind == "grad" else f"s[{pos}]" for pos, (kind, _) in
-            enumerate(bw.bw_sources)]
-    if bw.kernel_takes_need:
-        args.append("need=(" + "".join(f"e[{t}] is not None, " for t in bw.bw_grad_targets)
-                    + ")")
-    one = len(bw.output_names) == 1
-    if bw.bw_aligned:
-        result = "(r,)" if one else "r"
-    else:
-        slot = {t: ("r" if one else f"r[{j}]") for j, t in enumerate(bw.bw_grad_targets)}
-        result = "[" + ", ".join(slot.get(i, "None") for i in range(len(op.tensor_names))) + "]"
-    source = f"def run(s, g, e):\n    r = kernel({', '.join(args)})\n    return {result}\n"
-    namespace = {"kernel": bw.kernel}
-    exec(compile(source, f"<backward of {op.name}>", "exec"), namespace)  # noqa: S102 (registry data only)
-    run = _RUNNERS[op] = namespace["run"]
-    return run
+RECORD_SINGLE = _PerOp(recorder_source, "record")
+"""op -> record(tensors, arrays, attrs, out): the GradNode of a one-output call of op."""
+_RUNNERS = _PerOp(runner_source, "run")
 
 
 # -- running one node -------------------------------------------------------------------

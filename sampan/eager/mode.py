@@ -6,7 +6,7 @@ from ..core.errors import InvalidArgument
 from ..core.flags import FLAGS as _FLAGS
 from ..ops.diagnostics import invalid_argument_error, kernel_failure_error
 from ..ops.meta import MetaTensor
-from .autograd import GradNode
+from .autograd import RECORD_SINGLE, GradNode
 from .grad_mode import STATE
 from .tensor import Tensor, wrap
 
@@ -167,7 +167,7 @@ def _binary(op, a, b, attrs):
     out = wrap(result)
     if op.backward is not None and STATE.enabled and not (a.stop_gradient
                                                           and b.stop_gradient):
-        GradNode.record_single(op, (a, b), (x, y), attrs, out)
+        RECORD_SINGLE[op]((a, b), (x, y), attrs, out)
     return out
 
 
@@ -184,7 +184,7 @@ def _unary(op, a, attrs):
         raise kernel_failure_error(op, [_meta(x)], attrs, exc) from exc
     out = wrap(result)
     if op.backward is not None and STATE.enabled and not a.stop_gradient:
-        GradNode.record_single(op, (a,), (x,), attrs, out)
+        RECORD_SINGLE[op]((a,), (x,), attrs, out)
     return out
 
 
@@ -237,7 +237,7 @@ class EagerMode:
         if op.single_output:
             outs = wrap(result)
             if op.backward is not None and STATE.enabled and _needs_grad(tensors):
-                GradNode.record_single(op, tensors, arrays, attrs, outs)
+                RECORD_SINGLE[op](tensors, arrays, attrs, outs)
             return outs
         outs, flat = _wrap_many(op, result)
         if op.backward is not None and STATE.enabled and _needs_grad(tensors):
