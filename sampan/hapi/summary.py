@@ -36,14 +36,14 @@ def _numel(shape):
 
 
 def _trace(net, inputs):
-    """[(layer, input shapes, output shapes)] for every leaf layer call, run eagerly (a
-    to_static network too: its hooks then see real tensors on every call)."""
+    """[(layer, input tensors, output tensors)] for every leaf layer call, run eagerly in
+    eval mode (a to_static network too: its hooks then see real tensors on every call)."""
     records, handles = [], []
     for layer in _leaves(net):
         def hook(layer, ins, outs):
             outs_l = outs if isinstance(outs, (list, tuple)) else [outs]
-            records.append((layer, [list(i.shape) for i in ins if isinstance(i, Tensor)],
-                            [list(o.shape) for o in outs_l if isinstance(o, Tensor)]))
+            records.append((layer, tuple(i for i in ins if isinstance(i, Tensor)),
+                            [o for o in outs_l if isinstance(o, Tensor)]))
         handles.append(layer.register_forward_post_hook(hook))
     was_training = net.training
     net.eval()
@@ -67,7 +67,8 @@ def summary(net, input_size=None, dtypes=None, input=None):  # noqa: A002
         kind = type(layer).__name__
         counts[kind] = counts.get(kind, 0) + 1
         n_params = sum(_numel(p.shape) for p in layer.parameters(include_sublayers=False))
-        rows.append((f"{kind}-{counts[kind]}", str(outs[0] if len(outs) == 1 else outs),
+        shapes = [list(o.shape) for o in outs]
+        rows.append((f"{kind}-{counts[kind]}", str(shapes[0] if len(shapes) == 1 else shapes),
                      f"{n_params:,}"))
     total = sum(_numel(p.shape) for p in net.parameters())
     trainable = sum(_numel(p.shape) for p in net.parameters()
@@ -88,44 +89,90 @@ def summary(net, input_size=None, dtypes=None, input=None):  # noqa: A002
     return {"total_params": total, "trainable_params": trainable}
 
 
-def _conv_flops(layer, ins, outs):
-    weight = layer.weight
-    kernel = _numel(weight.shape[1:])
-    bias = 1 if getattr(layer, "bias", None) is not None else 0
-    return _numel(outs[0]) * (kernel + bias)
+# Paddle's counting rules (hapi/dynamic_flops.py), each `rule(layer, inputs, output)`
+# adding to `layer.total_ops`, the form `custom_ops` functions take too. Leaf layers of any
+# other class (MaxPool, LayerNorm, GELU, ...) count zero.
 
 
-def _linear_flops(layer, ins, outs):
-    return _numel(outs[0]) * layer.weight.shape[0]
+def _count_conv(m, x, y):
+    """Outputs × (input channels / groups × kernel size + 1 for the bias)."""
+    kernel = _numel(m.weight.shape[2:])
+    bias = 1 if getattr(m, "bias", None) is not None else 0
+    m.total_ops += abs(int(_numel(y.shape) * (x[0].shape[1] / m._groups * kernel + bias)))
 
 
-def _norm_flops(layer, ins, outs):
-    return 2 * _numel(outs[0])
+def _count_leaky_relu(m, x, y):
+    """One op per input element."""
+    m.total_ops += _numel(x[0].shape)
 
 
-def _pool_flops(layer, ins, outs):
-    return _numel(outs[0])
+def _count_bn(m, x, y):
+    """Two ops per input element (flops runs the network in eval mode)."""
+    m.total_ops += 2 * _numel(x[0].shape)
 
 
-_RULES = {"Conv1D": _conv_flops, "Conv2D": _conv_flops, "Conv2DTranspose": _conv_flops,
-          "Linear": _linear_flops, "BatchNorm": _norm_flops, "BatchNorm1D": _norm_flops,
-          "BatchNorm2D": _norm_flops, "LayerNorm": _norm_flops, "GroupNorm": _norm_flops,
-          "AvgPool2D": _pool_flops, "MaxPool2D": _pool_flops, "AdaptiveAvgPool2D": _pool_flops,
-          "AdaptiveMaxPool2D": _pool_flops}
+def _count_linear(m, x, y):
+    """in_features multiply-adds per output element."""
+    m.total_ops += m.weight.shape[0] * _numel(y.shape)
+
+
+def _count_avgpool(m, x, y):
+    """One op per output element."""
+    m.total_ops += _numel(y.shape)
+
+
+def _count_adaptive_avgpool(m, x, y):
+    """(window size + 1 division) per output element, the window taken as in // out."""
+    window = _numel((np.array(x[0].shape[2:]) // np.array(y.shape[2:])).tolist())
+    m.total_ops += (window + 1) * _numel(y.shape)
+
+
+def _count_zero(m, x, y):
+    """Counted as no work."""
+
+
+def _rules():
+    """{layer class: counting rule} as Paddle registers them."""
+    from .. import nn  # hapi sits above nn; imported on call
+    rules = {cls: _count_conv for cls in (nn.Conv1D, nn.Conv2D, nn.Conv3D, nn.Conv1DTranspose,
+                                          nn.Conv2DTranspose, nn.Conv3DTranspose)}
+    rules.update({nn.BatchNorm2D: _count_bn, nn.BatchNorm: _count_bn, nn.ReLU: _count_zero,
+                  nn.ReLU6: _count_zero, nn.Dropout: _count_zero,
+                  nn.LeakyReLU: _count_leaky_relu, nn.Linear: _count_linear})
+    rules.update({cls: _count_avgpool for cls in (nn.AvgPool1D, nn.AvgPool2D, nn.AvgPool3D)})
+    rules.update({cls: _count_adaptive_avgpool for cls in (
+        nn.AdaptiveAvgPool1D, nn.AdaptiveAvgPool2D, nn.AdaptiveAvgPool3D)})
+    return rules
+
+
+def _layer_flops(layer, rule, ins, outs):
+    """The ops `rule` adds to a fresh `layer.total_ops` for one call (0 without a rule)."""
+    if rule is None or not outs:
+        return 0
+    layer.total_ops = 0
+    try:
+        rule(layer, ins, outs[0] if len(outs) == 1 else outs)
+        return int(layer.total_ops)
+    finally:
+        del layer.total_ops
 
 
 def flops(net, input_size, custom_ops=None, print_detail=False):
-    """Multiply-accumulate count of one forward pass (Paddle's counting rules: conv and
-    linear layers count kernel × outputs, norms 2 × outputs, pools outputs, activations 0)."""
-    rules = dict(_RULES)
-    rules.update({cls.__name__: fn for cls, fn in (custom_ops or {}).items()})
-    total = 0
+    """FLOPs of one forward pass by Paddle's rules: convolutions count outputs × (in/groups
+    × kernel + bias), Linear in_features × outputs, BatchNorm2D 2 × inputs, AvgPool outputs,
+    AdaptiveAvgPool (window + 1) × outputs, LeakyReLU inputs, everything else zero.
+    `custom_ops={LayerClass: fn(layer, inputs, output)}` adds its own count to
+    `layer.total_ops`, as in Paddle. Prints "Total Flops: ...  Total Params: ..."."""
+    rules = {**_rules(), **(custom_ops or {})}
+    total, rows = 0, []
     for layer, ins, outs in _trace(net, _example_inputs(input_size, None, None)):
-        rule = rules.get(type(layer).__name__)
-        count = int(rule(layer, ins, outs)) if rule and outs else 0
+        count = _layer_flops(layer, rules.get(type(layer)), ins, outs)
         total += count
-        if print_detail:
-            print(f"{type(layer).__name__:>20}  {str(outs):>24}  {count:>12,}")
+        rows.append((layer.full_name(), [list(i.shape) for i in ins],
+                     [list(o.shape) for o in outs], count))
+    params = sum(_numel(p.shape) for p in net.parameters())
     if print_detail:
-        print(f"Total Flops: {total:,}")
+        for name, in_shapes, out_shapes, count in rows:
+            print(f"{name:>20}  {str(in_shapes):>24}  {str(out_shapes):>24}  {count:>12,}")
+    print(f"Total Flops: {total}     Total Params: {params}")
     return total

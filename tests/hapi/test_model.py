@@ -92,7 +92,7 @@ def test_summary_and_flops_counts(capsys):
     info = paddle.summary(net, (None, 1, 8, 8))
     assert info == {"total_params": 6 * 9 + 6 + 960 + 10, "trainable_params": 1030}
     assert "Conv2D-1" in capsys.readouterr().out
-    assert paddle.flops(net, [1, 1, 8, 8]) == 384 * 10 + 96 + 960
+    assert paddle.flops(net, [1, 1, 8, 8]) == 384 * 10 + 960  # MaxPool2D counts 0, as Paddle
     assert paddle.Model(DigitsCNN()).summary((1, 1, 8, 8))["total_params"] > 0
 
 

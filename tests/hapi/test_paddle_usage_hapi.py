@@ -68,3 +68,44 @@ def test_reduce_lr_on_plateau_respects_cooldown_and_min_lr():
 def test_reduce_lr_on_plateau_keeps_an_improving_learning_rate():
     callback = paddle.callbacks.ReduceLROnPlateau(patience=1, verbose=0)
     assert _fit_with(callback, 0.5).get_lr() == 0.5
+
+
+class _LeNet(paddle.nn.Layer):
+    """The network of Paddle's flops docstring."""
+
+    def __init__(self):
+        super().__init__()
+        nn = paddle.nn
+        self.features = nn.Sequential(
+            nn.Conv2D(1, 6, 3, stride=1, padding=1), nn.ReLU(), nn.MaxPool2D(2, 2),
+            nn.Conv2D(6, 16, 5, stride=1, padding=0), nn.ReLU(), nn.MaxPool2D(2, 2))
+        self.fc = nn.Sequential(nn.Linear(400, 120), nn.Linear(120, 84), nn.Linear(84, 10))
+
+    def forward(self, inputs):
+        return self.fc(paddle.flatten(self.features(inputs), 1))
+
+
+def test_flops_of_paddles_lenet_example(capsys):
+    def count_leaky_relu(m, x, y):
+        m.total_ops += int(x[0].numel())
+
+    net = _LeNet()
+    total = paddle.flops(net, [1, 1, 28, 28], custom_ops={paddle.nn.LeakyReLU: count_leaky_relu},
+                         print_detail=True)
+    assert total == 347560
+    assert "Total Flops: 347560     Total Params: 61610" in capsys.readouterr().out
+    assert not hasattr(net.fc[0], "total_ops")
+
+
+def test_flops_rules_for_transposed_conv_pools_and_custom_layers():
+    nn = paddle.nn
+    net = nn.Sequential(nn.Conv2DTranspose(4, 2, 3), nn.BatchNorm2D(2), nn.AdaptiveAvgPool2D(2),
+                        nn.LeakyReLU(), nn.AvgPool2D(2))
+    # transpose conv [1,2,6,6]: 72 × (4 × 9 + 1); BN 2 × 72; adaptive [1,2,2,2]: 8 × (9 + 1);
+    # LeakyReLU 8 inputs; AvgPool 2 outputs
+    assert paddle.flops(net, [1, 4, 4, 4]) == 72 * 37 + 144 + 80 + 8 + 2
+
+    def fixed(m, x, y):
+        m.total_ops += 5
+
+    assert paddle.flops(nn.Sequential(nn.GELU()), [1, 3], custom_ops={nn.GELU: fixed}) == 5
