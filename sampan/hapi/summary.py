@@ -58,33 +58,54 @@ def _trace(net, inputs):
     return records
 
 
-def summary(net, input_size=None, dtypes=None, input=None):  # noqa: A002
-    """Print a table of each leaf layer's output shape and parameters; return the totals."""
-    records = _trace(net, _example_inputs(input_size, dtypes, input))
-    counts = {}
-    rows = []
-    for layer, _, outs in records:
+_HEADERS = ("Layer (type)", "Input Shape", "Output Shape", "Param #")
+
+
+def _megabytes(count):
+    """Size of `count` float32 values in MB, as Paddle's summary reports it."""
+    return count * 4.0 / 1024 ** 2
+
+
+def _summary_rows(records):
+    """Table rows (name-index, input shapes, output shape(s), parameter count) and the
+    total number of output elements."""
+    counts, rows, outputs = {}, [], 0
+    for layer, ins, outs in records:
         kind = type(layer).__name__
         counts[kind] = counts.get(kind, 0) + 1
         n_params = sum(_numel(p.shape) for p in layer.parameters(include_sublayers=False))
         shapes = [list(o.shape) for o in outs]
-        rows.append((f"{kind}-{counts[kind]}", str(shapes[0] if len(shapes) == 1 else shapes),
-                     f"{n_params:,}"))
+        outputs += sum(_numel(shape) for shape in shapes)
+        rows.append((f"{kind}-{counts[kind]}", str([list(i.shape) for i in ins]),
+                     str(shapes[0] if len(shapes) == 1 else shapes), f"{n_params:,}"))
+    return rows, outputs
+
+
+def summary(net, input_size=None, dtypes=None, input=None):  # noqa: A002
+    """Print Paddle's table of each leaf layer's input and output shapes and parameters,
+    then the totals and the memory estimate (input, forward/backward activations,
+    parameters, in MB); return {'total_params', 'trainable_params'}."""
+    inputs = _example_inputs(input_size, dtypes, input)
+    rows, outputs = _summary_rows(_trace(net, inputs))
     total = sum(_numel(p.shape) for p in net.parameters())
     trainable = sum(_numel(p.shape) for p in net.parameters()
                     if not p.stop_gradient and getattr(p, "trainable", True))
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(("Layer (type)", "Output Shape", "Param #"))]
-    line = "-" * (sum(widths) + 6)
+              for i, h in enumerate(_HEADERS)]
+    line = "-" * (sum(widths) + 2 * len(widths))
     print(line)
-    print("  ".join(h.center(w) for h, w in zip(("Layer (type)", "Output Shape", "Param #"),
-                                                 widths)))
+    print("  ".join(h.center(w) for h, w in zip(_HEADERS, widths)))
     print("=" * len(line))
     for r in rows:
         print("  ".join(c.center(w) for c, w in zip(r, widths)))
     print("=" * len(line))
     print(f"Total params: {total:,}\nTrainable params: {trainable:,}\n"
           f"Non-trainable params: {total - trainable:,}")
+    print(line)
+    sizes = (_megabytes(sum(_numel(list(t.shape)) for t in inputs)), _megabytes(2 * outputs),
+             _megabytes(total))
+    print(f"Input size (MB): {sizes[0]:.2f}\nForward/backward pass size (MB): {sizes[1]:.2f}\n"
+          f"Params size (MB): {sizes[2]:.2f}\nEstimated Total Size (MB): {sum(sizes):.2f}")
     print(line)
     return {"total_params": total, "trainable_params": trainable}
 

@@ -109,3 +109,13 @@ def test_flops_rules_for_transposed_conv_pools_and_custom_layers():
         m.total_ops += 5
 
     assert paddle.flops(nn.Sequential(nn.GELU()), [1, 3], custom_ops={nn.GELU: fixed}) == 5
+
+
+def test_summary_prints_input_shapes_and_paddles_size_estimate(capsys):
+    info = paddle.summary(_LeNet(), (1, 1, 28, 28))
+    assert info == {"total_params": 61610, "trainable_params": 61610}
+    out = capsys.readouterr().out
+    assert "Input Shape" in out and "[[1, 16, 10, 10]]" in out
+    for line in ("Input size (MB): 0.00", "Forward/backward pass size (MB): 0.11",
+                 "Params size (MB): 0.24", "Estimated Total Size (MB): 0.35"):
+        assert line in out
