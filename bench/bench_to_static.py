@@ -105,8 +105,7 @@ def build_time(make, args):
     """Seconds to convert forward and build (trace + compile plans) a program for `args`."""
     model = to_static(make())
     start = time.perf_counter()
-    program = model.forward.get_concrete_program(*args)
-    partial = program.partial_program
+    _, partial = model.forward.get_concrete_program(*args)
     partial._compile(tuple(range(len(partial.feed_names), len(partial.names))))
     return time.perf_counter() - start
 

@@ -5,12 +5,13 @@ from ..core import dtype as dtypes
 from ..core.place import CPUPlace
 from ..core.printing import PRINT_OPTIONS
 from ..ops._generated.methods import TensorOperators
+from ..ops.axis_views import AxisViewsMixin
 from ..ops.indexing_methods import IndexingMixin
 
 __all__ = ["Tensor", "Parameter", "wrap"]
 
 
-class Tensor(IndexingMixin, TensorOperators):
+class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
     """An n-dimensional array that records the ops producing it for autograd.
 
     `stop_gradient` is True for created tensors (Paddle semantics): set it to False to get
@@ -90,21 +91,6 @@ class Tensor(IndexingMixin, TensorOperators):
             value = Tensor(value)
         self._grad = value
         self._grad_zero = False
-
-    @property
-    def T(self):
-        """The tensor with its dimensions reversed."""
-        from ..ops._generated.api import transpose
-        return transpose(self, list(range(self._data.ndim))[::-1])
-
-    @property
-    def mT(self):  # noqa: N802
-        """The tensor with its last two dimensions swapped (at least 2 dimensions)."""
-        from ..ops._generated.api import transpose
-        rank = self._data.ndim
-        if rank < 2:
-            raise ValueError(f"Tensor.mT needs at least 2 dimensions, got a {rank}-D tensor")
-        return transpose(self, list(range(rank - 2)) + [rank - 1, rank - 2])
 
     # -- conversion -------------------------------------------------------------------
     def numpy(self):

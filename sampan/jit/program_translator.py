@@ -233,7 +233,7 @@ class StaticFunction:
     def concrete_program(self):
         """The program of the input_spec, else of the most recent call."""
         if self._input_spec is not None:
-            return self.get_concrete_program(*self._input_spec)
+            return self._concrete(*self._input_spec)
         if self._last is None:
             raise ValueError("concrete_program: call the function first or give input_spec")
         return self._last
@@ -244,6 +244,12 @@ class StaticFunction:
         return value_key(tuple(args)), value_key(kwargs) if kwargs else (), modes
 
     def get_concrete_program(self, *args, **kwargs):
+        """(ConcreteProgram, the layer running it) for these arguments, as Paddle returns
+        them; the program is built on a cache miss."""
+        program = self._concrete(*args, **kwargs)
+        return program, program.partial_program
+
+    def _concrete(self, *args, **kwargs):
         """The ConcreteProgram for these arguments (built on a cache miss)."""
         if self._input_spec is not None:
             args = with_specs(args, self._input_spec, self._arg_names)
@@ -287,7 +293,7 @@ class StaticFunction:
             return self.dygraph_function(*args, **kwargs)
         if getattr(current_mode(), "is_static", False):
             return self.converted_callable()(*args, **kwargs)
-        program = self.get_concrete_program(*args, **kwargs)
+        program = self._concrete(*args, **kwargs)
         return program.partial_program(_tensor_leaves(args, kwargs))
 
     def rollback(self):

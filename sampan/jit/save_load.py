@@ -114,7 +114,7 @@ def _select_outputs(outputs, output_spec):
 def _trace(name, function, specs, output_spec):
     """(ExportedMethod, {var name: array}) for one method traced with `specs`."""
     specs = _specs_of(function, specs)
-    program = function.get_concrete_program(*specs)
+    program, _ = function.get_concrete_program(*specs)
     feeds = [v.name for v in program.inputs]
     outputs = _select_outputs(program.outputs, output_spec)
     renames = _input_names(function, specs, program.inputs)

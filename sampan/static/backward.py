@@ -46,14 +46,23 @@ def _needs_grad_vars(block, no_grad):
     return {n for n, v in block.vars.items() if not v.stop_gradient and n not in no_grad}
 
 
+def _stops_gradient(block, name):
+    """True when the variable `name` (looked up through parent blocks) is stop_gradient."""
+    return block.has_var_recursive(name) and block.var(name).stop_gradient
+
+
 def _relevant_ops(block, targets, sources, no_grad):
-    """Indices of ops lying on a path from `sources` to `targets`."""
+    """Indices of ops lying on a path from `sources` to `targets`; a variable marked
+    stop_gradient (`x.detach()`, or set by the user) carries no gradient further."""
     reach = set(sources)
     forward = set()
     for i, op in enumerate(block.ops):
         if _differentiable(op) and any(n in reach for n in op.input_arg_names):
-            forward.add(i)
-            reach.update(n for n in op.output_arg_names if n not in no_grad)
+            carried = [n for n in op.output_arg_names
+                       if n not in no_grad and not _stops_gradient(block, n)]
+            if carried:
+                forward.add(i)
+                reach.update(carried)
     wanted = set(targets)
     relevant = []
     for i in sorted(forward, reverse=True):

@@ -5,13 +5,15 @@ append_op, insert_op, remove_op, ...) which bumps the Program's version so compi
 plans know when to rebuild.
 """
 from ..core import dtype as dtypes
+from ..core.place import CPUPlace
 from ..ops._generated.methods import TensorOperators
+from ..ops.axis_views import AxisViewsMixin
 from ..ops.indexing_methods import IndexingMixin
 
 __all__ = ["Program", "Block", "Operator", "Variable", "Parameter"]
 
 
-class Variable(IndexingMixin, TensorOperators):
+class Variable(IndexingMixin, AxisViewsMixin, TensorOperators):
     """A named value in a Block: shape (-1 for unknown dims), dtype, flags."""
 
     __slots__ = ("block", "name", "_shape", "_dtype", "persistable", "stop_gradient", "kind",
@@ -47,6 +49,8 @@ class Variable(IndexingMixin, TensorOperators):
     def dim(self):
         """Number of dimensions."""
         return len(self._shape)
+
+    ndimension = dim
 
     @property
     def size(self):
@@ -103,6 +107,23 @@ class Variable(IndexingMixin, TensorOperators):
         """This variable cast to `dtype`."""
         from ..ops._generated.api import cast
         return cast(self, dtype)
+
+    def detach(self):
+        """A copy of this variable that no gradient flows through (`x.detach()` in code
+        converted by to_static)."""
+        from ..ops._generated.api import assign
+        out = assign(self)
+        out.stop_gradient = True
+        return out
+
+    def cpu(self):
+        """This variable (static programs run on the CPU)."""
+        return self
+
+    @property
+    def place(self):
+        """Where the value will live when the Program runs: the CPU."""
+        return CPUPlace()
 
     def _take_over(self, out):
         """In-place update (`x[i] = v`): later reads of this object see `out`'s value.

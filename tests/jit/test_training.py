@@ -104,11 +104,11 @@ def test_cache_follows_a_sublayer_mode_change():
     """eval() of one sublayer builds a new program; train() again reuses the first."""
     model = to_static(MLP())
     fwd = model.forward
-    first = fwd.get_concrete_program(data(0)[0])
+    first, _ = fwd.get_concrete_program(data(0)[0])
     model.fc2.eval()
-    assert fwd.get_concrete_program(data(0)[0]) is not first
+    assert fwd.get_concrete_program(data(0)[0])[0] is not first
     model.fc2.train()
-    assert fwd.get_concrete_program(data(0)[0]) is first
+    assert fwd.get_concrete_program(data(0)[0])[0] is first
     assert len(fwd.program_cache) == 2
 
 

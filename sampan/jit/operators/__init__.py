@@ -4,8 +4,8 @@ from .call import Call
 from .common import NO_RETURN, RequirePython, ReturnValue, Undefined
 from .control_flow import IfElse, IfElseExpr, While
 from .iteration import Enumerate, Item, Range, Sequence, Zip
-from .logical import And, Not, Or
+from .logical import And, Compare, Not, Or
 
 __all__ = ["Call", "IfElse", "IfElseExpr", "While", "Range", "Enumerate", "Item", "Zip", "Sequence",
-           "And", "Or", "Not", "Assert", "Print", "Len", "Cast", "IsInstance", "Shape", "Undefined",
+           "And", "Or", "Not", "Compare", "Assert", "Print", "Len", "Cast", "IsInstance", "Shape", "Undefined",
            "NO_RETURN", "ReturnValue", "RequirePython"]

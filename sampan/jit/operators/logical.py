@@ -1,8 +1,16 @@
-"""`and` / `or` / `not`: Python short-circuit on Python values, logical ops on Variables."""
+"""`and` / `or` / `not` and chained comparisons: Python short-circuit on Python values,
+logical ops on Variables."""
+import operator
+
 from ...ops._generated import api
 from .common import is_variable
 
-__all__ = ["And", "Or", "Not"]
+__all__ = ["And", "Or", "Not", "Compare"]
+
+_COMPARISONS = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
+                "Eq": operator.eq, "NotEq": operator.ne, "Is": operator.is_,
+                "IsNot": operator.is_not, "In": lambda a, b: a in b,
+                "NotIn": lambda a, b: a not in b}
 
 
 def _as_bool_var(value):
@@ -44,3 +52,19 @@ def Or(*fns):
 def Not(value):
     """`not value`."""
     return api.logical_not(_as_bool_var(value)) if is_variable(value) else not value
+
+
+def Compare(left, names, *operands):
+    """`a < b <= c ...`: the comparisons joined by `and` as Python does, each operand (a
+    zero-argument function) evaluated at most once and in order; on Tensors the results
+    are combined by logical_and instead of asking a Variable for its truth value."""
+    values = [left()]
+
+    def comparison(k):
+        def run():
+            right = operands[k]()
+            result = _COMPARISONS[names[k]](values[-1], right)
+            values.append(right)
+            return result
+        return run
+    return And(*[comparison(k) for k in range(len(names))])
