@@ -3,7 +3,7 @@ import numpy as np
 
 from ..core import dtype as dtypes
 from ..core.place import CPUPlace
-from ..core.printing import PRINT_OPTIONS
+from ..core.printing import format_values
 from ..ops._generated.methods import TensorOperators
 from ..ops.axis_views import AxisViewsMixin
 from ..ops.indexing_methods import IndexingMixin
@@ -100,11 +100,20 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
 
     def item(self, *index):
         """The value of a one-element tensor (or of element `index`) as a Python number."""
-        if index:
-            return self._data[index if len(index) > 1 else index[0]].item()
+        if index:  # one int indexes the flattened tensor, as NumPy's and Paddle's item do
+            return self._data.item(*index)
         if self._data.size != 1:
             raise ValueError(f"item() needs a tensor with one element, got shape {self.shape}")
         return self._data.item()
+
+    @property
+    def data(self):
+        """This tensor itself (Paddle's `x.data`); assigning to it sets the values in place."""
+        return self
+
+    @data.setter
+    def data(self, value):
+        self.set_value(value)
 
     def tolist(self):
         """The data as nested Python lists."""
@@ -156,14 +165,9 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
     __hash__ = object.__hash__
 
     def __repr__(self):
-        opts = PRINT_OPTIONS
-        body = np.array2string(self._data, separator=", ", prefix="       ",
-                               precision=opts["precision"], floatmode="maxprec",
-                               threshold=opts["threshold"], edgeitems=opts["edgeitems"],
-                               max_line_width=opts["linewidth"],
-                               suppress_small=not opts["sci_mode"])
         return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
-                f"stop_gradient={self.stop_gradient},\n       {body})")
+                f"stop_gradient={self.stop_gradient},\n       "
+                f"{format_values(self._data, len('Tensor') + 1)})")
 
     def __format__(self, spec):
         if self._data.ndim == 0:
