@@ -15,6 +15,16 @@ class CPUPlace:
     def __hash__(self):
         return hash("cpu")
 
+    def is_cpu_place(self):
+        """True: this is the CPU."""
+        return True
+
+    def is_gpu_place(self):
+        """False: not a GPU."""
+        return False
+
+    is_xpu_place = is_custom_place = is_cuda_pinned_place = is_gpu_place
+
 
 class CUDAPlace:
     """A GPU; constructing one fails because sampan has no GPU backend."""

@@ -92,6 +92,24 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
         self._grad = value
         self._grad_zero = False
 
+    def gradient(self):
+        """The gradient as a NumPy array, or None before backward (Paddle's `gradient()`)."""
+        grad = self.grad
+        return None if grad is None else grad.numpy()
+
+    def _grad_ivar(self):
+        """The gradient tensor, or None."""
+        return self.grad
+
+    @property
+    def requires_grad(self):
+        """`not stop_gradient`: whether backward computes a gradient for this tensor."""
+        return not self.stop_gradient
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.stop_gradient = not value
+
     # -- conversion -------------------------------------------------------------------
     def numpy(self):
         """A copy of the data as a NumPy array (as in Paddle: writing into it leaves the
@@ -215,6 +233,24 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
     def detach(self):
         """A tensor sharing this data with no autograd history."""
         return Tensor(self._data)
+
+    def apply(self, func):
+        """`func(self)` as a new tensor; refused on a tensor that needs a gradient (the
+        function's work is not recorded for backward)."""
+        self._refuse_apply("apply")
+        out = func(self)
+        return out if isinstance(out, Tensor) else Tensor(out)
+
+    def apply_(self, func):
+        """Replace the values by `func(self)` in place (refused when a gradient is needed)."""
+        self._refuse_apply("apply_")
+        self.set_value(self.apply(func))
+        return self
+
+    def _refuse_apply(self, name):
+        if not self.stop_gradient:
+            raise RuntimeError(f"Tensor.{name}(func) cannot run on a tensor that requires a "
+                               f"gradient (stop_gradient=False): func is not differentiated")
 
     def detach_(self):
         """Drop this tensor's autograd history in place."""

@@ -1,7 +1,9 @@
-"""Tensor methods about storage: `to`, `element_size`, `is_contiguous`, `contiguous`.
+"""Tensor methods about storage and dtype: `to`, `element_size`, `is_contiguous`,
+`contiguous`, `strides`, `is_dense`/`is_sparse`, and the cast shorthands `float()`,
+`double()`, `half()`, `bfloat16()`, `int()`, `long()`, `bool()`.
 
 sampan's tensors always live on the CPU in one contiguous NumPy array, so these are
-mostly answers; `to` changes the dtype (a differentiable cast) and checks the device.
+mostly answers; `to` and the shorthands change the dtype (a differentiable cast).
 """
 import numpy as np
 
@@ -72,5 +74,37 @@ def contiguous(self):
     return self
 
 
+def _strides(self):
+    """Elements (not bytes) to step in each dimension of the contiguous layout."""
+    stride, strides = 1, []
+    for size in reversed(self.shape):
+        strides.append(stride)
+        stride *= max(size, 1)
+    return strides[::-1]
+
+
+def is_dense(self):
+    """True: sampan tensors are dense."""
+    return True
+
+
+def is_sparse(self):
+    """False: sampan has no sparse tensors."""
+    return False
+
+
+def _cast_to(dtype):
+    """The method `x.<name>()` = `x.astype(dtype)`."""
+    def cast(self):
+        return api.cast(self, dtype)
+    cast.__doc__ = f"This tensor cast to {dtype}."
+    return cast
+
+
 METHODS = {"to": to, "element_size": element_size, "is_contiguous": is_contiguous,
-           "contiguous": contiguous}
+           "contiguous": contiguous, "strides": property(_strides), "is_dense": is_dense,
+           "is_sparse": is_sparse, "is_sparse_coo": is_sparse, "is_sparse_csr": is_sparse,
+           **{name: _cast_to(dtype) for name, dtype in (
+               ("float", "float32"), ("double", "float64"), ("half", "float16"),
+               ("bfloat16", "bfloat16"), ("int", "int32"), ("long", "int64"),
+               ("bool", "bool"))}}
