@@ -16,7 +16,7 @@ import traceback
 
 import numpy as np
 
-from ..core import random as _random
+from ...core import random as _random
 from .collate import to_numpy
 from .fetcher import END
 

@@ -9,11 +9,11 @@ import pickle
 import weakref
 
 from ..core import random as _random
-from .collate import default_collate_fn, default_convert_fn, to_tensors
-from .dataset import IterableDataset
-from .fetcher import END, IterFetcher, MapFetcher
-from .sampler import BatchSampler, RandomSampler, SequenceSampler
-from .worker import WorkerPool
+from .dataloader.collate import default_collate_fn, default_convert_fn, to_tensors
+from .dataloader.dataset import IterableDataset
+from .dataloader.fetcher import END, IterFetcher, MapFetcher
+from .dataloader.sampler import BatchSampler, RandomSampler, SequenceSampler
+from .dataloader.worker import WorkerPool
 
 __all__ = ["DataLoader"]
 

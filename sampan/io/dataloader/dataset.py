@@ -3,7 +3,7 @@ import bisect
 import itertools
 import math
 
-from ..core import random as _random
+from ...core import random as _random
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset",
            "ConcatDataset", "Subset", "random_split"]

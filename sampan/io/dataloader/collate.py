@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..eager.tensor import Tensor
+from ...eager.tensor import Tensor
 
 __all__ = ["default_collate_fn", "default_convert_fn", "map_leaves", "to_numpy", "to_tensors"]
 

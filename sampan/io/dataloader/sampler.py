@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..core import random as _random
+from ...core import random as _random
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler",
            "SubsetRandomSampler", "BatchSampler", "DistributedBatchSampler"]
