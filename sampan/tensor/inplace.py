@@ -146,10 +146,10 @@ _SAME_META = (
     "abs", "acos", "acosh", "addmm", "asin", "asinh", "atan", "atanh", "bitwise_and",
     "bitwise_not", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
     "copysign", "cos", "cosh", "digamma", "erf", "erfinv", "expm1", "floor_divide",
-    "floor_mod", "frac", "gammaln", "gcd", "hypot", "i0", "index_add", "index_fill", "lcm",
-    "ldexp", "lerp", "lgamma", "log", "log10", "log1p", "log2", "logit", "masked_scatter", "mod",
-    "multigammaln", "nan_to_num", "neg", "polygamma", "put_along_axis", "remainder", "renorm",
-    "round", "sin", "sinh", "sinc", "square", "tan", "tril", "triu", "trunc")
+    "floor_mod", "frac", "gammainc", "gammaincc", "gammaln", "gcd", "hypot", "i0", "index_add",
+    "index_fill", "lcm", "ldexp", "lerp", "lgamma", "log", "log10", "log1p", "log2", "logit",
+    "masked_scatter", "mod", "multigammaln", "nan_to_num", "neg", "polygamma", "put_along_axis",
+    "remainder", "renorm", "round", "sin", "sinh", "sinc", "square", "tan", "tril", "triu", "trunc")
 # ... and those whose result may have another shape or dtype (casts, transposes,
 # comparisons, running sums that flatten).
 _NEW_META = (

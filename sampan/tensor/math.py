@@ -1,11 +1,12 @@
 """Math functions whose Paddle signature differs from the op they call, plus products
-(inner, addmm, baddbmm, tensordot), NaN-aware or pairwise functions and sign helpers
-composed from ops."""
+(inner, addmm, baddbmm, tensordot), NaN-aware or pairwise functions, sign helpers and
+reduce_as composed from ops, and the incomplete gamma functions with Paddle's argument checks."""
 import math
 import numbers
 
 import numpy as np
 
+from ..eager.tensor import Tensor
 from ..ops._generated import api
 from .logic import signbit
 
@@ -13,7 +14,8 @@ __all__ = ["pow", "cumsum", "sort", "einsum", "mm", "increment", "assign", "floo
            "add_n", "sign", "neg", "rsqrt", "equal_all", "inner", "addmm", "baddbmm",
            "tensordot", "nansum", "nanmean", "hypot", "fmax", "fmin", "logaddexp", "copysign",
            "sgn", "sinc", "positive", "gammaln", "round", "bitwise_left_shift",
-           "bitwise_right_shift", "multigammaln", "prod", "broadcast_shape"]
+           "bitwise_right_shift", "multigammaln", "prod", "broadcast_shape", "gammainc",
+           "gammaincc", "reduce_as"]
 # OPERATORS: the shift operators of Tensor and Variable.
 
 sign = api.sign
@@ -307,6 +309,57 @@ def multigammaln(x, p, name=None):
     for i in range(1, p):
         total = api.add(total, api.lgamma(api.scale(x, 1.0, -i / 2.0)))
     return api.scale(total, 1.0, 0.25 * p * (p - 1) * math.log(math.pi))
+
+
+
+def _check_non_negative(fn, **tensors):
+    """Paddle's ValueError when an eager tensor argument holds a negative (or NaN) value
+    (static Variables have no values to check)."""
+    for arg, t in tensors.items():
+        if isinstance(t, Tensor) and not (t.numpy() >= 0).all():
+            raise ValueError(f"{fn}: argument '{arg}' must be greater than or equal to 0")
+
+
+def gammainc(x, y, name=None):
+    """Regularized lower incomplete gamma P(x, y) of shape x >= 0 and limit y >= 0
+    (differentiable in y only, as in Paddle)."""
+    _check_non_negative("gammainc", x=x, y=y)
+    return api.gammainc(x, y)
+
+
+def gammaincc(x, y, name=None):
+    """Regularized upper incomplete gamma Q(x, y) = 1 - P(x, y) of shape x >= 0 and limit
+    y >= 0 (differentiable in y only, as in Paddle)."""
+    _check_non_negative("gammaincc", x=x, y=y)
+    return api.gammaincc(x, y)
+
+
+def _reduced_axes(x_shape, target_shape):
+    """Axes of x that reduce_as sums: the leading ones target lacks and those where target
+    has size 1 (each other size must match x's)."""
+    lead = len(x_shape) - len(target_shape)
+    if lead < 0:
+        raise ValueError(f"reduce_as: argument 'target' has rank {len(target_shape)}, more "
+                         f"than x's rank {len(x_shape)}")
+    axes = list(range(lead))
+    for i, (size, want) in enumerate(zip(x_shape[lead:], target_shape)):
+        if want == 1 and size != 1:
+            axes.append(lead + i)
+        elif want != size and -1 not in (want, size):
+            raise ValueError(f"reduce_as: argument 'target' of shape {list(target_shape)} "
+                             f"cannot be reached by summing x of shape {list(x_shape)}")
+    return axes
+
+
+def reduce_as(x, target, name=None):
+    """x summed to target's shape over the axes broadcasting would add (the gradient of a
+    broadcast); bool and int32 give int64 as paddle.sum does."""
+    axes = _reduced_axes(list(x.shape), list(target.shape))
+    if not axes:
+        return api.cast(x, "int64") if x.dtype.name in ("bool", "int32") else x
+    lead = x.ndim - target.ndim
+    out = api.sum(x, axes, keepdim=True)
+    return api.squeeze(out, list(range(lead))) if lead else out
 
 
 OPERATORS = {"__lshift__": bitwise_left_shift, "__rshift__": bitwise_right_shift}

@@ -89,6 +89,8 @@ __all__ = [
     "full",
     "full_dynamic",
     "full_like",
+    "gammainc",
+    "gammaincc",
     "gather",
     "gather_nd",
     "gaussian",
@@ -659,6 +661,16 @@ def full_like(x, fill_value, dtype=None, name=None):
     return dispatch(OPS["full_like"], (x,), (as_scalar(fill_value), dtype_or_none(dtype)))
 
 
+def gammainc(x, y, name=None):
+    """Regularized lower incomplete gamma function P(x, y) of shape x >= 0 and limit y >= 0, broadcast (no gradient in x, as in Paddle)."""
+    return dispatch(OPS["gammainc"], (x, y), ())
+
+
+def gammaincc(x, y, name=None):
+    """Regularized upper incomplete gamma function Q(x, y) = 1 - P(x, y) of shape x >= 0 and limit y >= 0, broadcast (no gradient in x, as in Paddle)."""
+    return dispatch(OPS["gammaincc"], (x, y), ())
+
+
 def gather(x, index, axis=0, name=None):
     """x's slices at index along axis; index is 1-D ([n, 1] accepted) or 0-D (drops the axis)."""
     return dispatch(OPS["gather"], (x, index), (as_int(axis),))
@@ -1065,7 +1077,7 @@ def prod(x, axis=[], keepdim=False, name=None):
 
 
 def put_along_axis(arr, indices, values, axis, reduce='assign', name=None):
-    """A copy of arr with values written (reduce "assign") or added ("add") or multiplied ("mul") at indices along axis."""
+    """A copy of arr with values combined at indices along axis by reduce "assign", "add", "mul"/"multiply", "amin" or "amax" (paddle.put_along_axis builds "mean" from "add" and counts)."""
     return dispatch(OPS["put_along_axis"], (arr, indices, values), (as_int(axis), reduce))
 
 

@@ -731,6 +731,26 @@ def floor_grad_maker(op, grad_of):
             {})
 
 
+def gammainc_grad_maker(op, grad_of):
+    """gammainc_grad for one gammainc Operator."""
+    return ("gammainc_grad",
+            {'x': op.input('x'),
+             'y': op.input('y'),
+             'out_grad': grad_of(op.output('out'))},
+            {'y_grad': grad_of(op.input('y'))},
+            {})
+
+
+def gammaincc_grad_maker(op, grad_of):
+    """gammaincc_grad for one gammaincc Operator."""
+    return ("gammaincc_grad",
+            {'x': op.input('x'),
+             'y': op.input('y'),
+             'out_grad': grad_of(op.output('out'))},
+            {'y_grad': grad_of(op.input('y'))},
+            {})
+
+
 def gather_grad_maker(op, grad_of):
     """gather_grad for one gather Operator."""
     return ("gather_grad",
@@ -2236,6 +2256,8 @@ GRAD_MAKERS = {
     "flip": flip_grad_maker,
     "flip_grad": flip_grad_grad_maker,
     "floor": floor_grad_maker,
+    "gammainc": gammainc_grad_maker,
+    "gammaincc": gammaincc_grad_maker,
     "gather": gather_grad_maker,
     "gather_grad": gather_grad_grad_maker,
     "gather_nd": gather_nd_grad_maker,

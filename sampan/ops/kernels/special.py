@@ -1,24 +1,27 @@
-"""NumPy kernels of the special functions: lgamma, digamma, polygamma, erfinv and the modified
-Bessel functions I0, I1 with their exponentially scaled forms I0e, I1e.
+"""NumPy kernels of the special functions: lgamma, digamma, polygamma, erfinv, the regularized
+incomplete gamma functions P and Q (gammainc, gammaincc) and the modified Bessel functions I0, I1
+with their exponentially scaled forms I0e, I1e.
 
 No SciPy: every function is evaluated in float64 from a recurrence that shifts the argument up
 to where an asymptotic series converges (gamma family), a reflection formula for negative
 arguments, a power series or an asymptotic expansion (Bessel), or a rational first guess
-polished by Halley steps on erf (erfinv); results are cast back to the input's float dtype.
-Each op has a backward op and a double backward op (kernels made by `_family`).
+polished by Halley steps on erf (erfinv), a power series or a continued fraction (incomplete
+gamma); results are cast back to the input's float dtype. Each unary op has a backward op and a
+double backward op (kernels made by `_family`); the incomplete gamma ops differentiate in y only.
 """
 import functools
 import math
 
 import numpy as np
 
-from .elementwise import _as_float, _erf
+from .elementwise import _as_float, _erf, _grad_for
 
 __all__ = ["lgamma", "lgamma_grad", "lgamma_double_grad", "digamma", "digamma_grad",
            "digamma_double_grad", "polygamma", "polygamma_grad", "polygamma_double_grad",
            "erfinv", "erfinv_grad", "erfinv_double_grad", "i0", "i0_grad", "i0_double_grad",
            "i1", "i1_grad", "i1_double_grad", "i0e", "i0e_grad", "i0e_double_grad", "i1e",
-           "i1e_grad", "i1e_double_grad"]
+           "i1e_grad", "i1e_double_grad", "gammainc", "gammainc_grad", "gammaincc",
+           "gammaincc_grad"]
 
 # Bernoulli numbers B_2, B_4, ..., B_20 (the asymptotic series of lgamma and polygamma).
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510,
@@ -54,12 +57,16 @@ def _series(r, coefficients):
 
 # ---------------------------------------------------------------- gamma family
 
+def _stirling_tail(z):
+    """log Gamma(z) - ((z - 1/2) log z - z + log(2 pi)/2), from Stirling's series (z >= 10)."""
+    r = 1.0 / z
+    return r * _series(r * r, [b / (2 * k * (2 * k - 1)) for k, b in enumerate(_BERNOULLI, 1)])
+
+
 def _lgamma_positive(x):
     """log Gamma(x) for x >= 0: recurrence up to z >= 10, then Stirling's series."""
     z, logs = _shifted(x, _SHIFT, np.log)
-    r = 1.0 / z
-    tail = r * _series(r * r, [b / (2 * k * (2 * k - 1)) for k, b in enumerate(_BERNOULLI, 1)])
-    return (z - 0.5) * np.log(z) - z + _HALF_LOG_2PI + tail - logs
+    return (z - 0.5) * np.log(z) - z + _HALF_LOG_2PI + _stirling_tail(z) - logs
 
 
 def _sinpi(x):
@@ -123,6 +130,145 @@ def _polygamma(n, x):
         cot = 1.0 / np.tan(np.pi * (x - np.floor(x)))
         poles = np.pi ** (n + 1) * np.polynomial.polynomial.polyval(cot, _cot_derivative(n))
         return np.where(negative, (-1) ** n * out - poles, out)
+
+
+# ---------------------------------------------------------------- incomplete gamma
+
+_EPS = np.finfo(np.float64).eps
+_TINY = 1e-300            # keeps the continued fraction's Lentz denominators off zero
+_MAX_STEPS = 50000        # series / continued-fraction steps (about 8 sqrt(a) needed near y = a)
+_LOG1PMX_TERMS = 40       # series terms of log(1 + d) - d for |d| < 0.3
+
+
+def _log1pmx(d):
+    """log(1 + d) - d, summed as -d^2/2 + d^3/3 - ... for |d| < 0.3 to avoid cancellation."""
+    small = np.abs(d) < 0.3
+    t = np.where(small, d, 0.0)
+    power, total = t * t, np.zeros_like(t)
+    for k in range(2, _LOG1PMX_TERMS):
+        total += power / k if k % 2 else -power / k
+        power = power * t
+    with np.errstate(divide="ignore"):
+        return np.where(small, total, np.log1p(np.where(small, 0.0, d)) - d)
+
+
+def _log_power_factor(a, y):
+    """log(y^a e^-y / Gamma(a)) for a, y > 0; for a >= 10 through Stirling's series and
+    a log1pmx((y - a) / a), so large a and y do not cancel."""
+    large = a >= _SHIFT
+    big = np.where(large, a, _SHIFT)
+    stirling = (big * _log1pmx((y - big) / big) + 0.5 * np.log(big) - _HALF_LOG_2PI
+                - _stirling_tail(big))
+    direct = a * np.log(y) - y - _lgamma_positive(np.where(large, 1.0, a))
+    return np.where(large, stirling, direct)
+
+
+def _iterate(step, fixed, state):
+    """Run `step(k, *fixed, *state) -> (new state, done)` for k = 1, 2, ... on the elements not
+    yet done (1-D float64 arrays; `state` is updated in place) until all are done."""
+    live = np.arange(state[0].size)
+    for k in range(1, _MAX_STEPS):
+        if live.size == 0:
+            return
+        new, done = step(k, *(f[live] for f in fixed), *(s[live] for s in state))
+        for array, value in zip(state, new):
+            array[live] = value
+        live = live[~done]
+
+
+def _series_step(k, a, y, term, total):
+    """One term of sum_n y^n / ((a + 1) ... (a + n))."""
+    term = term * y / (a + k)
+    total = total + term
+    return (term, total), np.abs(term) <= total * _EPS
+
+
+def _lentz_step(k, a, y, c, d, h):
+    """One step of the modified Lentz evaluation of Q's continued fraction
+    1 / (y + 1 - a - 1 (1 - a) / (y + 3 - a - 2 (2 - a) / (y + 5 - a - ...)))."""
+    an, bn = -k * (k - a), y + 1.0 - a + 2.0 * k
+    d = an * d + bn
+    d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
+    c = bn + an / c
+    c = np.where(np.abs(c) < _TINY, _TINY, c)
+    delta = c * d
+    return (c, d, h * delta), np.abs(delta - 1.0) <= _EPS
+
+
+def _regular_pq(a, y):
+    """(P(a, y), Q(a, y)) for finite 1-D a, y > 0: the series of P where y <= max(a, 1), else
+    the continued fraction of Q; the other one as its complement (then never small)."""
+    log_factor = _log_power_factor(a, y)
+    fraction = (y > a) & (y > 1.0)
+    p, q = np.empty_like(a), np.empty_like(a)
+    s = ~fraction
+    term, total = np.ones(s.sum()), np.ones(s.sum())
+    _iterate(_series_step, (a[s], y[s]), (term, total))
+    p[s] = np.exp(log_factor[s]) * total / a[s]
+    q[s] = 1.0 - p[s]
+    f = fraction
+    b0 = y[f] + 1.0 - a[f]
+    c, d = np.full(b0.shape, 1.0 / _TINY), 1.0 / b0
+    h = d.copy()
+    _iterate(_lentz_step, (a[f], y[f]), (c, d, h))
+    q[f] = np.exp(log_factor[f]) * h
+    p[f] = 1.0 - q[f]
+    return p, q
+
+
+def _incomplete_gamma(a, y):
+    """(P(a, y), Q(a, y)) elementwise in float64 with SciPy's edge values: P = 1 at a = 0 or
+    y = inf, P = 0 at y = 0 or a = inf, NaN for negative or NaN arguments, (0, 0) and
+    (inf, inf)."""
+    a, y = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(y, np.float64))
+    shape, a, y = a.shape, a.ravel(), y.ravel()
+    regular = (a > 0) & (y > 0) & np.isfinite(a) & np.isfinite(y)
+    p = np.full(a.shape, np.nan)
+    p[~regular & ((a == 0) & (y > 0) | (y == np.inf) & np.isfinite(a))] = 1.0
+    p[~regular & ((y == 0) & (a > 0) | (a == np.inf) & np.isfinite(y))] = 0.0
+    q = 1.0 - p
+    p[regular], q[regular] = _regular_pq(a[regular], y[regular])
+    return p.reshape(shape), q.reshape(shape)
+
+
+def _density(a, y):
+    """d/dy P(a, y) = y^(a-1) e^-y / Gamma(a) (at y = 0: 0 for a > 1, 1 for a = 1, else inf)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = np.exp(_log_power_factor(a, np.where(y > 0, y, 1.0))) / np.where(y > 0, y, 1.0)
+        at_zero = np.where(a > 1, 0.0, np.where(a == 1, 1.0, np.inf))
+        return np.where(y > 0, inside, at_zero)
+
+
+def _incomplete_gamma_kernel(x, y, which):
+    """P (which = 0) or Q (which = 1) of x and y broadcast, in their common float dtype."""
+    dtype = np.result_type(_as_float(x), _as_float(y))
+    return np.asarray(_incomplete_gamma(x, y)[which], dtype=dtype)
+
+
+def _incomplete_gamma_grad(x, y, out_grad, sign):
+    """Gradient in y of P (sign +1) or Q (sign -1): sign * out_grad * density, summed to y."""
+    a, v = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    return _grad_for(y, sign * out_grad * _density(a, v))
+
+
+def gammainc(x, y):
+    """Regularized lower incomplete gamma P(x, y) = gamma(x, y) / Gamma(x), broadcast."""
+    return _incomplete_gamma_kernel(x, y, 0)
+
+
+def gammaincc(x, y):
+    """Regularized upper incomplete gamma Q(x, y) = Gamma(x, y) / Gamma(x), broadcast."""
+    return _incomplete_gamma_kernel(x, y, 1)
+
+
+def gammainc_grad(x, y, out_grad):
+    """Gradient of gammainc in y: out_grad * y^(x-1) e^-y / Gamma(x) (none in x, as Paddle)."""
+    return _incomplete_gamma_grad(x, y, out_grad, 1.0)
+
+
+def gammaincc_grad(x, y, out_grad):
+    """Gradient of gammaincc in y: -out_grad * y^(x-1) e^-y / Gamma(x) (none in x, as Paddle)."""
+    return _incomplete_gamma_grad(x, y, out_grad, -1.0)
 
 
 # ---------------------------------------------------------------- erfinv

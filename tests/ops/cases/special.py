@@ -1,9 +1,10 @@
 """Cases of the special-function ops (kernels/special.py). References are independent of the
 kernels: math.lgamma and its five-point derivative, a long direct sum for polygamma, bisection
-on math.erf, and the Bessel power series summed with math.fsum."""
+on math.erf, the Bessel power series summed with math.fsum, and SciPy's incomplete gamma."""
 import math
 
 import numpy as np
+from scipy import special as scipy_special
 
 from tests.ops.case import OpCase, rand
 
@@ -90,4 +91,27 @@ BESSEL = [case for nu in (0, 1) for scaled in (False, True)
                              lambda v, nu=nu, scaled=scaled: ref_bessel(nu, v, scaled),
                              _off_zero)]
 
-CASES = GAMMA + ERFINV + BESSEL
+
+
+def _incomplete_gamma_cases(op, want):
+    """Broadcast, 0-d, edge-value and float32 cases of gammainc / gammaincc against SciPy's
+    `want` (gradients in y)."""
+    edges_x = np.array([0.0, 0.5, 2.0, 1.0, 3.0, 1e3])
+    edges_y = np.array([1.0, 0.0, np.inf, 1e-3, 40.0, 1.01e3])
+    return [OpCase(op, {"x": rand(2, 1, low=0.2, high=6.0), "y": rand(1, 3, low=0.1, high=9.0)},
+                   ref=want, rtol=1e-12, atol=1e-14),
+            OpCase(op, {"x": rand(4, low=5.0, high=30.0), "y": rand(4, low=5.0, high=30.0)},
+                   ref=want, rtol=1e-12, atol=1e-14, name="large"),
+            OpCase(op, {"x": np.asarray(1.5), "y": np.asarray(0.7)}, ref=want, rtol=1e-12,
+                   name="0d"),
+            OpCase(op, {"x": edges_x, "y": edges_y}, ref=want, rtol=1e-12, atol=1e-300,
+                   grad=(), name="edges"),
+            OpCase(op, {"x": rand(3, low=0.5, high=4.0).astype("float32"),
+                        "y": rand(3, low=0.5, high=4.0).astype("float32")},
+                   ref=want, rtol=2e-6, atol=1e-7, grad=(), name="f32")]
+
+
+INCOMPLETE_GAMMA = (_incomplete_gamma_cases("gammainc", scipy_special.gammainc)
+                    + _incomplete_gamma_cases("gammaincc", scipy_special.gammaincc))
+
+CASES = GAMMA + ERFINV + BESSEL + INCOMPLETE_GAMMA
