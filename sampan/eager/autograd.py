@@ -517,14 +517,11 @@ def _accumulate_into_leaf(leaf, g):
 
 
 def _seed_grad(tensor, grad_tensor):
-    """The starting gradient for `tensor`: ones for a one-element tensor, else required."""
+    """The starting gradient for `tensor`: `grad_tensor`, or ones of its shape, as Paddle
+    seeds any tensor (a non-scalar's backward is the backward of its sum)."""
     if grad_tensor is None:
-        if tensor._data.size != 1:
-            raise RuntimeError(
-                f"backward() of a tensor with shape {tensor.shape} needs grad_tensor: the "
-                f"gradient can be created implicitly only for tensors with one element")
-        one = np.array(1, tensor._data.dtype)
-        return one if tensor._data.ndim == 0 else one.reshape(tensor._data.shape)
+        data = tensor._data
+        return np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
     g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
     if g.shape != tensor._data.shape:
         raise OpShapeError(f"backward(): grad_tensor has shape {list(g.shape)} but the tensor "

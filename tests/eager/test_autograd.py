@@ -50,12 +50,23 @@ def test_retain_graph_allows_second_backward():
     np.testing.assert_allclose(x.grad.numpy(), [4.0, 8.0])
 
 
-def test_backward_of_non_scalar_needs_grad_tensor():
+def test_backward_of_non_scalar_seeds_ones_as_paddle_does():
     x = leaf([1.0, 2.0])
-    with pytest.raises(RuntimeError, match="grad_tensor"):
-        (x * 2.0).backward()
+    (x * 2.0).backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 2.0])
+    x.clear_grad()
     (x * 2.0).backward(paddle.to_tensor(np.array([1.0, 10.0])))
     np.testing.assert_allclose(x.grad.numpy(), [2.0, 20.0])
+    with pytest.raises(ValueError, match="grad_tensor has shape"):
+        (x * 2.0).backward(paddle.to_tensor(np.array([1.0])))
+
+
+def test_autograd_backward_of_several_non_scalars_as_in_paddles_example():
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    y = paddle.to_tensor([[3.0, 2.0], [3.0, 4.0]])
+    z1, z2 = paddle.matmul(x, y), paddle.matmul(x, y)
+    paddle.autograd.backward([z1, z2], [paddle.to_tensor([[1.0, 2.0], [2.0, 3.0]]), None])
+    np.testing.assert_allclose(x.grad.numpy(), [[12.0, 18.0], [17.0, 25.0]])
 
 
 def test_backward_on_stop_gradient_tensor_fails():
