@@ -25,7 +25,7 @@ class AmpScaler:
         if incr_ratio <= 1.0 or not 0.0 < decr_ratio < 1.0:
             raise ValueError("need incr_ratio > 1 and 0 < decr_ratio < 1")
         self._enable = bool(enable)
-        self._scale = float(init_loss_scaling)
+        self._init_loss_scaling = self._scale = float(init_loss_scaling)
         self.incr_ratio, self.decr_ratio = float(incr_ratio), float(decr_ratio)
         self.incr_every_n_steps = int(incr_every_n_steps)
         self.decr_every_n_nan_or_inf = int(decr_every_n_nan_or_inf)
@@ -46,9 +46,49 @@ class AmpScaler:
         """The current scale as a float32 tensor."""
         return Tensor(np.array(self._scale, np.float32))
 
+    def get_init_loss_scaling(self):
+        """The scale the scaler started from (or was last reset to)."""
+        return self._init_loss_scaling
+
     def set_init_loss_scaling(self, new_init_loss_scaling):
-        """Replace the current scale."""
-        self._scale = float(new_init_loss_scaling)
+        """Restart from a new scale."""
+        self._init_loss_scaling = self._scale = float(new_init_loss_scaling)
+
+    def get_incr_ratio(self):
+        """The factor the scale grows by after `incr_every_n_steps` good steps."""
+        return self.incr_ratio
+
+    def set_incr_ratio(self, new_incr_ratio):
+        """Set the growth factor (> 1)."""
+        if new_incr_ratio <= 1.0:
+            raise ValueError(f"incr_ratio must be > 1, got {new_incr_ratio}")
+        self.incr_ratio = float(new_incr_ratio)
+
+    def get_decr_ratio(self):
+        """The factor the scale shrinks by after `decr_every_n_nan_or_inf` bad steps."""
+        return self.decr_ratio
+
+    def set_decr_ratio(self, new_decr_ratio):
+        """Set the shrink factor (between 0 and 1)."""
+        if not 0.0 < new_decr_ratio < 1.0:
+            raise ValueError(f"decr_ratio must be in (0, 1), got {new_decr_ratio}")
+        self.decr_ratio = float(new_decr_ratio)
+
+    def get_incr_every_n_steps(self):
+        """Good steps in a row before the scale grows."""
+        return self.incr_every_n_steps
+
+    def set_incr_every_n_steps(self, new_incr_every_n_steps):
+        """Set the good steps in a row before the scale grows."""
+        self.incr_every_n_steps = int(new_incr_every_n_steps)
+
+    def get_decr_every_n_nan_or_inf(self):
+        """Bad steps in a row before the scale shrinks."""
+        return self.decr_every_n_nan_or_inf
+
+    def set_decr_every_n_nan_or_inf(self, new_decr_every_n_nan_or_inf):
+        """Set the bad steps in a row before the scale shrinks."""
+        self.decr_every_n_nan_or_inf = int(new_decr_every_n_nan_or_inf)
 
     def scale(self, var):
         """var multiplied by the loss scale (unchanged when disabled)."""

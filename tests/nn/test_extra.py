@@ -258,6 +258,23 @@ def test_grad_scaler_unscales_gradients():
     assert scaler.is_enable() and not paddle.amp.GradScaler(enable=False).is_enable()
 
 
+def test_grad_scaler_getters_and_setters():
+    scaler = paddle.amp.GradScaler(init_loss_scaling=1024.0)
+    assert scaler.get_init_loss_scaling() == 1024.0 and scaler.get_incr_ratio() == 2.0
+    scaler.set_init_loss_scaling(64.0)
+    assert scaler.get_init_loss_scaling() == 64.0 and float(scaler.get_loss_scaling()) == 64.0
+    scaler.set_incr_ratio(3.0)
+    scaler.set_decr_ratio(0.25)
+    scaler.set_incr_every_n_steps(5)
+    scaler.set_decr_every_n_nan_or_inf(4)
+    assert (scaler.get_incr_ratio(), scaler.get_decr_ratio()) == (3.0, 0.25)
+    assert (scaler.get_incr_every_n_steps(), scaler.get_decr_every_n_nan_or_inf()) == (5, 4)
+    with pytest.raises(ValueError, match="incr_ratio"):
+        scaler.set_incr_ratio(0.5)
+    with pytest.raises(ValueError, match="decr_ratio"):
+        scaler.set_decr_ratio(1.5)
+
+
 def test_auto_cast_is_a_context_manager_and_decorator():
     """auto_cast keeps float32 compute and validates its level."""
     @paddle.amp.auto_cast(level="O1")
