@@ -30,6 +30,7 @@ from .logic import *  # noqa: F401,F403
 from .logic import __all__ as _logic_names
 from .math import *  # noqa: F401,F403
 from .math import OPERATORS as _math_operators, __all__ as _math_names
+from .multidim_histogram import histogramdd
 from .more import *  # noqa: F401,F403
 from .more import METHODS as _more_methods, TENSOR_METHODS as _more_tensor_methods
 from .more import __all__ as _more_names
@@ -49,7 +50,7 @@ __all__ = sorted(set(_op_names) | set(_creation_names) | set(_manipulation_names
                  | set(_variants) | set(_math_names) | set(_extra_names) | set(_inplace_names)
                  | set(_cumulative_names) | set(_search_names) | set(_logic_names)
                  | set(_construct_names) | set(_scatter_names) | set(_linalg_names)
-                 | set(_more_names) | set(_random_fill_names)
+                 | set(_more_names) | set(_random_fill_names) | {"histogramdd"}
                  | {"create_array", "array_write", "array_read", "array_length"})
 _install_methods(_sys.modules[__name__], __all__)
 _install_method_table(_inplace_methods)

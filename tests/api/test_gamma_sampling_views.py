@@ -109,3 +109,121 @@ def test_reduce_as_errors_name_target():
         paddle.reduce_as(tensor(np.ones(3)), tensor(np.ones((2, 3))))
     with pytest.raises(ValueError, match="'target'"):
         paddle.reduce_as(tensor(np.ones((2, 3))), tensor(np.ones(2)))
+
+
+# ---------------------------------------------------------------- standard_gamma, binomial
+
+def test_standard_gamma_is_seeded_and_has_gamma_moments():
+    shapes = paddle.full([20000], 3.0, dtype="float64")
+    paddle.seed(5)
+    first = paddle.standard_gamma(shapes).numpy()
+    paddle.seed(5)
+    np.testing.assert_array_equal(shapes.standard_gamma().numpy(), first)
+    assert first.dtype == np.float64 and (first > 0).all()
+    assert abs(first.mean() - 3.0) < 0.05 and abs(first.var() - 3.0) < 0.15
+    assert paddle.standard_gamma(paddle.to_tensor([0.0])).numpy().tolist() == [0.0]
+
+
+def test_binomial_broadcasts_is_seeded_and_has_binomial_moments():
+    count = paddle.to_tensor([[10], [40]], dtype="int32")
+    prob = paddle.full([1, 20000], 0.25, dtype="float32")
+    paddle.seed(9)
+    first = paddle.binomial(count, prob)
+    paddle.seed(9)
+    np.testing.assert_array_equal(paddle.binomial(count, prob).numpy(), first.numpy())
+    assert first.dtype == paddle.int64 and first.shape == [2, 20000]
+    draws = first.numpy()
+    np.testing.assert_allclose(draws.mean(axis=1), [2.5, 10.0], rtol=0.03)
+    np.testing.assert_allclose(draws.var(axis=1), [1.875, 7.5], rtol=0.06)
+    example = paddle.binomial(paddle.to_tensor([10.0, 50.0]), paddle.to_tensor([0.2, 0.6]))
+    assert example.dtype == paddle.int64 and (example.numpy() <= [10, 50]).all()
+
+
+def test_sampling_errors_name_the_argument():
+    with pytest.raises(OpError, match="x: the gamma shapes must be non-negative"):
+        paddle.standard_gamma(paddle.to_tensor([1.0, -2.0]))
+    with pytest.raises(OpError, match="'x'"):
+        paddle.standard_gamma(paddle.to_tensor([1, 2]))
+    with pytest.raises(OpError, match="count: the trial counts"):
+        paddle.binomial(paddle.to_tensor([-1]), paddle.to_tensor([0.5]))
+    with pytest.raises(OpError, match="prob: the success probabilities"):
+        paddle.binomial(paddle.to_tensor([3]), paddle.to_tensor([1.5]))
+    with pytest.raises(OpError, match="'prob'"):
+        paddle.binomial(paddle.to_tensor([3, 4]), paddle.to_tensor([0.1, 0.2, 0.3]))
+
+
+# ---------------------------------------------------------------- histogramdd
+
+def test_histogramdd_paddle_example():
+    x = paddle.to_tensor([[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0]])
+    hist, edges = paddle.histogramdd(x, bins=[3, 3], weights=paddle.to_tensor([1., 2., 4., 8.]))
+    np.testing.assert_array_equal(hist.numpy(), [[0, 1, 0], [2, 0, 0], [4, 0, 8]])
+    assert hist.dtype == paddle.float32 and len(edges) == 2
+    np.testing.assert_allclose(edges[0].numpy(), [0.0, 2 / 3, 4 / 3, 2.0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"bins": 4, "density": True},
+                                    {"bins": [2, 3, 4], "ranges": [-1, 1, -2, 2, 0, 0.5]}])
+def test_histogramdd_matches_numpy(kwargs):
+    points = rng.normal(size=(5, 40, 3))
+    weights = rng.uniform(size=(5, 40))
+    hist, edges = paddle.histogramdd(tensor(points), weights=tensor(weights), **kwargs)
+    ranges = kwargs.get("ranges")
+    want, want_edges = np.histogramdd(
+        points.reshape(-1, 3), bins=kwargs.get("bins", 10), weights=weights.ravel(),
+        density=kwargs.get("density", False),
+        range=None if ranges is None else list(zip(ranges[::2], ranges[1::2])))
+    np.testing.assert_allclose(hist.numpy(), want)
+    for got, ref in zip(edges, want_edges):
+        np.testing.assert_allclose(got.numpy(), ref)
+
+
+def test_histogramdd_edge_tensors_and_errors():
+    x = tensor([[0.5, 0.5], [1.5, 0.2], [2.5, 0.9]])
+    hist, _ = paddle.histogramdd(x, bins=[tensor([0.0, 1.0, 3.0]), tensor([0.0, 0.5, 1.0])])
+    np.testing.assert_array_equal(hist.numpy(), [[0, 1], [1, 1]])
+    with pytest.raises(ValueError, match="'x'"):
+        paddle.histogramdd(tensor([1.0, 2.0]))
+    with pytest.raises(ValueError, match="'bins'"):
+        paddle.histogramdd(x, bins=[2, 2, 2])
+    with pytest.raises(ValueError, match="'bins'"):
+        paddle.histogramdd(x, bins=0)
+    with pytest.raises(ValueError, match="'ranges'"):
+        paddle.histogramdd(x, ranges=[0.0, 1.0])
+    with pytest.raises(ValueError, match="'weights'"):
+        paddle.histogramdd(x, weights=tensor([1.0, 2.0]))
+
+
+# ---------------------------------------------------------------- as_strided
+
+def test_as_strided_paddle_example_and_overlapping_windows():
+    x = paddle.rand([2, 4, 6], dtype="float32")
+    out = paddle.as_strided(x, [8, 6], [6, 1])
+    assert out.shape == [8, 6] and out.dtype == paddle.float32
+    np.testing.assert_array_equal(out.numpy(), x.numpy().reshape(8, 6))
+    flat = np.arange(10.0)
+    windows = tensor(flat).as_strided([4, 3], [2, 1], offset=8)  # offset in bytes
+    np.testing.assert_array_equal(windows.numpy(), [[1, 2, 3], [3, 4, 5], [5, 6, 7], [7, 8, 9]])
+
+
+def test_as_strided_result_is_a_copy_and_gradient_adds_overlaps():
+    base = tensor(np.arange(6.0))
+    out = paddle.as_strided(base, [2, 3], [1, 1])
+    out[0, 0] = 100.0
+    assert base.numpy()[0] == 0.0
+    check_grad(lambda a: paddle.as_strided(a, [3, 2], [1, 2]), rng.normal(size=(2, 3)))
+    x = tensor(np.zeros(5), grad=True)
+    paddle.as_strided(x, [3, 3], [1, 1]).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1, 2, 3, 2, 1])
+
+
+def test_as_strided_static_mode():
+    check_static(lambda a: paddle.as_strided(a, [3, 2], [2, 1], 8), rng.normal(size=(7,)))
+
+
+@pytest.mark.parametrize("args, arg", [(([3, 3], [3, 1]), "stride"), (([2], [1, 1]), "stride"),
+                                       (([2], [-1]), "stride"), (([-2], [1]), "shape"),
+                                       (([2], [1], 3), "offset"), (([2], [1], 64), "stride")])
+def test_as_strided_out_of_bounds_raises_naming_the_argument(args, arg):
+    with pytest.raises(OpError, match=f"'{arg}'"):
+        paddle.as_strided(tensor(np.arange(8.0)), *args)

@@ -27,6 +27,7 @@ __all__ = [
     "argsort",
     "as_complex",
     "as_real",
+    "as_strided",
     "asin",
     "asinh",
     "assign",
@@ -37,6 +38,7 @@ __all__ = [
     "batch_norm",
     "bernoulli",
     "bincount",
+    "binomial",
     "bitwise_and",
     "bitwise_not",
     "bitwise_or",
@@ -214,6 +216,7 @@ __all__ = [
     "square",
     "squeeze",
     "stack",
+    "standard_gamma",
     "std",
     "strided_slice",
     "subtract",
@@ -350,6 +353,11 @@ def as_real(x, name=None):
     return dispatch(OPS["as_real"], (x,), ())
 
 
+def as_strided(x, shape, stride, offset=0, name=None):
+    """The elements of x at positions offset / itemsize + sum_k i_k stride_k of its row-major data (offset in bytes, as Paddle's), shaped shape; a copy, every position checked to lie inside x."""
+    return dispatch(OPS["as_strided"], (x,), (int_tuple(shape), int_tuple(stride), as_int(offset)))
+
+
 def asin(x, name=None):
     """Arcsine of x."""
     return dispatch(OPS["asin"], (x,), ())
@@ -399,6 +407,11 @@ def bernoulli(x, name=None):
 def bincount(x, weights=None, minlength=0, name=None):
     """Occurrences (or summed weights) of each value of the non-negative int x, at least minlength bins."""
     return dispatch(OPS["bincount"], (x, weights), (as_int(minlength),))
+
+
+def binomial(count, prob, name=None):
+    """An int64 Binomial(count, prob) sample per element of count and prob broadcast."""
+    return dispatch(OPS["binomial"], (count, prob), ())
 
 
 def bitwise_and(x, y, name=None):
@@ -1284,6 +1297,11 @@ def squeeze(x, axis=[], name=None):
 def stack(x, axis=0, name=None):
     """Tensors of one shape and dtype stacked along a new axis."""
     return dispatch(OPS["stack"], (x,), (as_int(axis),))
+
+
+def standard_gamma(x, name=None):
+    """A Gamma(x, 1) sample per element of the non-negative shapes x, in x's dtype."""
+    return dispatch(OPS["standard_gamma"], (x,), ())
 
 
 def std(x, axis=[], unbiased=True, keepdim=False, name=None):

@@ -120,6 +120,17 @@ def as_real_grad_maker(op, grad_of):
             {})
 
 
+def as_strided_grad_maker(op, grad_of):
+    """as_strided_grad for one as_strided Operator."""
+    return ("as_strided_grad",
+            {'x': op.input('x'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'shape': op.attr('shape'),
+             'stride': op.attr('stride'),
+             'offset': op.attr('offset')})
+
+
 def asin_grad_maker(op, grad_of):
     """asin_grad for one asin Operator."""
     return ("asin_grad",
@@ -2198,6 +2209,7 @@ GRAD_MAKERS = {
     "angle": angle_grad_maker,
     "as_complex": as_complex_grad_maker,
     "as_real": as_real_grad_maker,
+    "as_strided": as_strided_grad_maker,
     "asin": asin_grad_maker,
     "asinh": asinh_grad_maker,
     "assign": assign_grad_maker,
