@@ -12,13 +12,22 @@ __all__ = ["int_tuple", "float_tuple", "dtype_or_none", "as_int", "as_float", "a
 _PLAIN_TYPES = frozenset({int, float, bool})
 
 
+def _size(value):
+    """An entry of a size list: a symbolic size (a static Variable standing for a dim
+    unknown until run time) is -1, the "any size" mark of shape attributes."""
+    return -1 if getattr(value, "symbolic_size", False) else _plain(value)
+
+
 def _plain(value):
-    """A Python number from a number, a NumPy scalar, or a one-element tensor; a symbolic
-    size (a static Variable standing for a dim unknown until run time) is -1."""
+    """A Python number from a number, a NumPy scalar, or a one-element tensor; a static
+    Variable has no value while the Program is built, so it is refused (not guessed)."""
     if value.__class__ in _PLAIN_TYPES:
         return value
     if getattr(value, "symbolic_size", False):
-        return -1
+        raise TypeError(
+            f"static Variable {getattr(value, 'name', '')!r} was given where a Python number "
+            f"is needed: its value is known only when the Program runs (pass a number, or "
+            f"use an API that takes a tensor)")
     if hasattr(value, "item") and not isinstance(value, numbers.Number):
         return value.item()
     if isinstance(value, np.generic):
@@ -33,14 +42,14 @@ def int_tuple(value):
     if isinstance(value, (list, tuple)):
         for v in value:
             if v.__class__ is not int:
-                return tuple(int(_plain(v)) for v in value)
+                return tuple(int(_size(v)) for v in value)
         return value if value.__class__ is tuple else tuple(value)
     if value.__class__ is int:
         return (value,)
     if hasattr(value, "tolist") and not isinstance(value, numbers.Number):
         listed = value.tolist() if not hasattr(value, "numpy") else value.numpy().tolist()
         return tuple(int(v) for v in (listed if isinstance(listed, list) else [listed]))
-    return (int(_plain(value)),)
+    return (int(_size(value)),)
 
 
 def float_tuple(value):

@@ -112,10 +112,34 @@ def empty_like(x, dtype=None, name=None):
 
 
 def arange(start=0, end=None, step=1, dtype=None, name=None):
-    """Evenly spaced values in [start, end) (one argument: [0, start))."""
+    """Evenly spaced values in [start, end) (one argument: [0, start)); bounds may be
+    static Variables (e.g. `x.shape[1]` of an unknown dim under to_static)."""
     if end is None:
         start, end = 0, start
+    if has_symbolic_size((start, end, step)):
+        return _arange_at_run_time(start, end, step, dtype)
     return api.arange(start, end, step, dtype)
+
+
+def _is_integral(value):
+    """True for a Python int or an integer tensor (arange's dtype rule)."""
+    if hasattr(value, "dtype"):
+        return dtypes.to_dtype(value.dtype).np.kind in "iu"
+    return isinstance(value, numbers.Integral)
+
+
+def _arange_at_run_time(start, end, step, dtype):
+    """arange whose bounds exist only when the Program runs: ceil((end - start) / step)
+    becomes a run-time size and the values are start + i * step for i = 0, 1, ..."""
+    if dtype is None:
+        integral = all(_is_integral(v) for v in (start, end, step))
+        dtype = "int64" if integral else dtypes.default_float()
+    start, end, step = (api.cast(v, "float64") if hasattr(v, "dtype") else float(v)
+                        for v in (start, end, step))
+    count = api.maximum(api.cast(api.ceil((end - start) / step), "int64"),
+                        api.full([], 0, "int64"))
+    index = api.cumsum(api.full_dynamic(size_tensor([count]), 1, "float64"), 0) - 1.0
+    return api.cast(index * step + start, dtype)
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):

@@ -1,0 +1,39 @@
+"""Sizes known only when the Program runs: arange over a dim of an unknown size (as
+position ids use it) matches eager, and a static Variable given where an op needs a Python
+number is refused instead of being read as -1."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+from sampan.static import InputSpec
+
+CASES = {
+    "end": lambda x: paddle.arange(x.shape[1]),
+    "start_end": lambda x: paddle.arange(1, x.shape[1]),
+    "float_step": lambda x: paddle.arange(0, x.shape[1], 0.5),
+    "dtype": lambda x: paddle.arange(x.shape[1], dtype="float64") * 2,
+    "negative_step": lambda x: paddle.arange(x.shape[1], 0, -2),
+    "empty": lambda x: paddle.arange(x.shape[1], 0),
+    "tensor_bounds": lambda x: paddle.arange(0.5, x.sum(), 1.5),
+    "position_ids": lambda x: x + paddle.arange(x.shape[1]).astype("float32").unsqueeze(0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_arange_with_run_time_bounds_matches_eager(name):
+    fn = CASES[name]
+    static = paddle.jit.to_static(fn, input_spec=[InputSpec([None, None], "float32")])
+    for cols in (5, 3):
+        x = paddle.to_tensor(np.full([2, cols], 1.5, "float32"))
+        want, got = fn(x), static(x)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.numpy(), want.numpy())
+
+
+def test_a_run_time_size_is_refused_where_a_number_is_needed():
+    def fn(x):
+        return paddle.full([2], x.shape[1], "float32")
+
+    static = paddle.jit.to_static(fn, input_spec=[InputSpec([None, None], "float32")])
+    with pytest.raises(TypeError, match="known only when the Program runs"):
+        static(paddle.ones([2, 3]))
