@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..ops._generated import api
+from ..static.metric import accuracy as static_accuracy
 
 __all__ = ["Metric", "Accuracy", "Precision", "Recall", "Auc", "accuracy"]
 
@@ -160,7 +161,6 @@ class Auc(Metric):
 
 
 def accuracy(input, label, k=1, correct=None, total=None, name=None):  # noqa: A002
-    """Top-k accuracy of one batch as a 0-d float32 tensor."""
-    metric = Accuracy(topk=(k,))
-    hits = metric.compute(input, label)
-    return api.mean(api.sum(hits, [-1]))
+    """Top-k accuracy of one batch as a 0-d float32 tensor; `correct` / `total` receive
+    the hit and row counts (static.accuracy, which works in both modes)."""
+    return static_accuracy(input, label, k, correct, total)

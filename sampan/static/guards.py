@@ -1,10 +1,11 @@
-"""`paddle.static` place and scope helpers: cpu_places, name_scope, device_guard."""
+"""`paddle.static` place and scope helpers: cpu_places, cuda_places, xpu_places,
+name_scope, device_guard."""
 import contextlib
 import os
 
 from ..core.place import CPUPlace
 
-__all__ = ["cpu_places", "name_scope", "device_guard"]
+__all__ = ["cpu_places", "cuda_places", "xpu_places", "name_scope", "device_guard"]
 
 
 def cpu_places(device_count=None):
@@ -16,6 +17,18 @@ def cpu_places(device_count=None):
     if device_count is None:
         device_count = int(os.environ.get("CPU_NUM", 1))
     return [CPUPlace() for _ in range(device_count)]
+
+
+def cuda_places(device_ids=None):
+    """CUDAPlace objects; this build has no CUDA, so, as in a CPU build of Paddle, an
+    AssertionError saying so."""
+    raise AssertionError("Not compiled with CUDA")
+
+
+def xpu_places(device_ids=None):
+    """XPUPlace objects; this build has no XPU, so, as in a CPU build of Paddle, an
+    AssertionError saying so."""
+    raise AssertionError("Not compiled with XPU")
 
 
 @contextlib.contextmanager
