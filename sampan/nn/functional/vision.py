@@ -4,6 +4,7 @@ over their registry ops."""
 import math
 
 from ...ops._generated import api
+from ...tensor.creation import arange
 
 __all__ = ["interpolate", "upsample", "channel_shuffle", "affine_grid", "grid_sample"]
 
@@ -26,7 +27,39 @@ def _sources(size, out, align_corners, align_mode, scale):
     return [max((i + 0.5) * ratio - 0.5, 0.0) for i in range(out)]
 
 
+def _is_run_time(value):
+    """True for a size held by a tensor (a dim known only when a static Program runs)."""
+    return hasattr(value, "dtype")
+
+
+def _run_time_sources(size, out, align_corners, align_mode, scale, nearest):
+    """`_sources` / `_nearest`'s source coordinates as float64 ops, for sizes known only at
+    run time (when out is 1, i is 0, so the clamped ratio's value does not matter)."""
+    size = api.cast(size, "float64") if _is_run_time(size) else float(size)
+    i = api.cast(arange(out), "float64")
+    if align_corners:
+        steps = out - 1 if not _is_run_time(out) else api.cast(out, "float64") - 1.0
+        ratio = (size - 1.0) / api.maximum(api.full([], 1.0, "float64"), steps + 0.0 * size)
+    elif scale:
+        ratio = 1.0 / scale
+    else:
+        ratio = size / (api.cast(out, "float64") if _is_run_time(out) else float(out))
+    if nearest:
+        return i * ratio + (0.5 if align_corners else 0.0), size
+    if align_corners or align_mode == 1:
+        return i * ratio, size
+    return api.maximum((i + 0.5) * ratio - 0.5, api.full([], 0.0, "float64")), size
+
+
+def _clamped_floor(src, size):
+    """int64 floor(src) no larger than size - 1."""
+    return api.cast(api.minimum(api.floor(src), size - 1.0), "int64")
+
+
 def _nearest(x, axis, size, out, align_corners, scale):
+    if _is_run_time(size) or _is_run_time(out):
+        src, size_f = _run_time_sources(size, out, align_corners, 0, scale, nearest=True)
+        return api.index_select(x, _clamped_floor(src, size_f), axis)
     ratio = ((size - 1) / (out - 1) if out > 1 else 0.0) if align_corners else (
         1.0 / scale if scale else size / out)
     offset = 0.5 if align_corners else 0.0
@@ -35,24 +68,48 @@ def _nearest(x, axis, size, out, align_corners, scale):
 
 
 def _linear(x, axis, size, out, align_corners, align_mode, scale):
-    src = _sources(size, out, align_corners, align_mode, scale)
-    low = [min(int(math.floor(s)), size - 1) for s in src]
-    high = [min(i + 1, size - 1) for i in low]
     shape = [1] * len(x.shape)
-    shape[axis] = out
-    frac = api.reshape(_constant([s - i for s, i in zip(src, low)], x.dtype), shape)
-    a = api.index_select(x, _constant(low, "int64"), axis)
-    b = api.index_select(x, _constant(high, "int64"), axis)
+    if _is_run_time(size) or _is_run_time(out):
+        src, size_f = _run_time_sources(size, out, align_corners, align_mode, scale,
+                                        nearest=False)
+        low = _clamped_floor(src, size_f)
+        high = api.cast(api.minimum(api.cast(low, "float64") + 1.0, size_f - 1.0), "int64")
+        shape[axis] = -1
+        frac = api.reshape(api.cast(src - api.cast(low, "float64"), x.dtype), shape)
+    else:
+        src = _sources(size, out, align_corners, align_mode, scale)
+        low = [min(int(math.floor(s)), size - 1) for s in src]
+        high = _constant([min(i + 1, size - 1) for i in low], "int64")
+        shape[axis] = out
+        frac = api.reshape(_constant([s - i for s, i in zip(src, low)], x.dtype), shape)
+        low = _constant(low, "int64")
+    a = api.index_select(x, low, axis)
+    b = api.index_select(x, high, axis)
     return api.add(a, api.multiply(api.subtract(b, a), frac))
 
 
+def _spatial_sizes(x):
+    """The sizes of x's dims after the first two: ints, or 0-d int64 tensors for dims a
+    static Program knows only when it runs (-1 in x.shape)."""
+    shape = x.shape
+    if all(d >= 0 for d in shape[2:]):
+        return list(shape[2:])
+    run_time = api.shape(x)
+    return [d if d >= 0 else api.cast(run_time[k], "int64")
+            for k, d in enumerate(shape) if k >= 2]
+
+
 def _out_sizes(x_sizes, size, scale_factor):
+    """(output size, scale or None) per spatial dim; sizes known only at run time stay
+    int64 tensors."""
     if size is not None:
         size = [size] * len(x_sizes) if isinstance(size, int) else list(size)
-        return [int(s) for s in size], [None] * len(x_sizes)
+        return [s if _is_run_time(s) else int(s) for s in size], [None] * len(x_sizes)
     scales = (scale_factor if isinstance(scale_factor, (list, tuple))
               else [scale_factor] * len(x_sizes))
-    return [int(s * f) for s, f in zip(x_sizes, scales)], [float(f) for f in scales]
+    sizes = [api.cast(api.floor(api.cast(s, "float64") * float(f)), "int64")
+             if _is_run_time(s) else int(s * f) for s, f in zip(x_sizes, scales)]
+    return sizes, [float(f) for f in scales]
 
 
 def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
@@ -65,9 +122,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     channel_last = data_format.endswith("C") and data_format != "NC"
     if channel_last:
         x = api.transpose(x, [0, ndim - 1] + list(range(1, ndim - 1)))
-    sizes, scales = _out_sizes(list(x.shape[2:]), size, scale_factor)
-    for k, (out, scale) in enumerate(zip(sizes, scales)):
-        axis, in_size = 2 + k, x.shape[2 + k]
+    in_sizes = _spatial_sizes(x)
+    sizes, scales = _out_sizes(in_sizes, size, scale_factor)
+    for k, (in_size, out, scale) in enumerate(zip(in_sizes, sizes, scales)):
+        axis = 2 + k
         if mode == "nearest":
             x = _nearest(x, axis, in_size, out, align_corners, scale)
         else:
