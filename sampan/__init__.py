@@ -25,7 +25,7 @@ from . import autograd, inference, io, jit, metric, nn, optimizer, regularizer, 
 from . import device, distributed, framework, incubate, utils, version
 from .distributed import DataParallel
 from .utils.dlpack import from_dlpack, to_dlpack
-from .nn.param_attr import ParamAttr
+from .core.param_attr import ParamAttr
 from .hapi import Model, callbacks, flops, summary
 
 dtype = _dtype_mod.DType

@@ -3,6 +3,6 @@ from . import functional, initializer  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
 from .layer import *  # noqa: F401,F403
 from .layer import Layer  # noqa: F401
-from .param_attr import ParamAttr  # noqa: F401
+from ..core.param_attr import ParamAttr  # noqa: F401
 from . import utils  # noqa: F401
 from .layer.extra import *  # noqa: F401,F403,E402

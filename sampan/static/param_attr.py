@@ -1,9 +1,11 @@
 """`paddle.static.WeightNormParamAttr`: the fields of a weight-normalized parameter."""
 
+from ..core.param_attr import ParamAttr
+
 __all__ = ["WeightNormParamAttr"]
 
 
-class WeightNormParamAttr:
+class WeightNormParamAttr(ParamAttr):
     """ParamAttr fields plus `dim`, the axis weight normalization (w = g * v / ||v||)
     keeps; None normalizes over the whole tensor. Holds the settings only."""
 
@@ -15,11 +17,6 @@ class WeightNormParamAttr:
         if not isinstance(learning_rate, (int, float)) or isinstance(learning_rate, bool):
             raise TypeError(f"WeightNormParamAttr: argument 'learning_rate' must be a number, "
                             f"got {learning_rate!r}")
+        super().__init__(name, initializer, learning_rate, regularizer, trainable,
+                         do_model_average, need_clip)
         self.dim = dim
-        self.name = name
-        self.initializer = initializer
-        self.learning_rate = learning_rate
-        self.regularizer = regularizer
-        self.trainable = trainable
-        self.do_model_average = do_model_average
-        self.need_clip = need_clip

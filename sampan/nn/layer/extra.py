@@ -166,7 +166,7 @@ class BiRNN(Layer):
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
                      default_initializer=None):
     """paddle.create_parameter: an eager Parameter, or a static one in static mode."""
-    from ..param_attr import ParamAttr
+    from ...core.param_attr import ParamAttr
     if name is not None and attr is None:
         attr = ParamAttr(name=name)
     helper = Layer(name_scope="create_parameter")

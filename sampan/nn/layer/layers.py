@@ -10,7 +10,7 @@ from ...core import unique_name
 from ...eager.tensor import Parameter as EagerParameter, Tensor
 from ...framework_mode import in_dynamic_mode
 from ...static.framework import Parameter as StaticParameter, Variable
-from ..param_attr import ParamAttr
+from ...core.param_attr import ParamAttr
 
 __all__ = ["Layer", "HookRemoveHelper"]
 

@@ -2,7 +2,7 @@
 LocalResponseNorm."""
 from .. import functional as F
 from .. import initializer as init
-from ..param_attr import ParamAttr
+from ...core.param_attr import ParamAttr
 from .layers import Layer
 
 __all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "SyncBatchNorm", "LayerNorm",

@@ -18,14 +18,14 @@ class ParamAttr:
 
     @staticmethod
     def _to_attr(arg):
-        """Normalise None / str / initializer / ParamAttr / False to a ParamAttr (or False)."""
-        from .initializer import Initializer
+        """Normalise None / str / initializer / ParamAttr / False to a ParamAttr (or False);
+        an initializer is anything callable as `init(param, block)` (nn.initializer's)."""
         if arg is None or arg is True:
             return ParamAttr()
         if arg is False or isinstance(arg, ParamAttr):
             return arg
         if isinstance(arg, str):
             return ParamAttr(name=arg)
-        if isinstance(arg, Initializer):
+        if callable(arg):
             return ParamAttr(initializer=arg)
         raise TypeError(f"cannot make a ParamAttr from {type(arg).__name__}")
