@@ -1,17 +1,9 @@
 """Whether eager ops record autograd nodes (`no_grad`, `enable_grad`, `set_grad_enabled`)."""
 import functools
-import threading
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
+from ..core.grad_state import STATE
 
-
-class _GradState(threading.local):
-    """Per-thread recording switch, on by default."""
-
-    enabled = True
-
-
-STATE = _GradState()
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "STATE"]
 
 
 def is_grad_enabled():

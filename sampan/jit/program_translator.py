@@ -7,6 +7,7 @@ import weakref
 
 from .. import static
 from ..core.dispatch import current_mode, mode_guard
+from ..eager.grad_mode import enable_grad
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
 from ..static.framework import Program
@@ -277,7 +278,9 @@ class StaticFunction:
             return var
         fn = self.converted_callable()
         try:
-            with static.program_guard(main, startup), mode_guard(STATIC), \
+            # traced with gradients on, so the program does not depend on whether the
+            # caller ran under no_grad (run_program decides that per call)
+            with static.program_guard(main, startup), mode_guard(STATIC), enable_grad(), \
                     _static_state(self._instance, main.global_block()) as state:
                 static_args = map_structure(make_data, args)
                 static_kwargs = map_structure(make_data, kwargs)

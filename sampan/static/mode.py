@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import dtype as dtypes
 from ..core.errors import InvalidArgument
+from ..core.grad_state import STATE as GRAD_STATE
 from ..core.unique_name import generate
 from ..ops.diagnostics import invalid_argument_error
 from ..ops.meta import MetaTensor
@@ -143,7 +144,7 @@ class StaticMode:
             raise invalid_argument_error(op, metas, attrs, err, where) from None
         out_metas = op.result_tuple(out_metas)
         block = default_main_program().current_block()
-        stop = op.backward is None or all(
+        stop = op.backward is None or not GRAD_STATE.enabled or all(
             v is None or (all(x.stop_gradient for x in v) if isinstance(v, list)
                           else v.stop_gradient)
             for i, v in enumerate(vars_in) if i in op.grad_inputs)

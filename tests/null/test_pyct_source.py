@@ -76,9 +76,27 @@ def test_plain_function_source_and_position():
     assert info.fn is plain and info.bound_self is None and info.bound_args == ()
 
 
-def test_decorator_chain_is_followed_and_decorators_kept_in_source():
-    info = get_source(decorated)
-    assert info.fn.__name__ == "decorated" and info.fn is not decorated
+class Wrapping:
+    """A decorator object (not a function): its __wrapped__ chain is followed."""
+
+    def __init__(self, fn):
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args):
+        return self.__wrapped__(*args)
+
+
+def test_a_wrapper_function_is_its_own_source():
+    info = get_source(decorated)  # what runs is tagging's wrapper, which calls the next one
+    assert info.fn is decorated and info.source.splitlines()[:2] == [
+        "@functools.wraps(fn)", "def wrapper(*args, **kwargs):"]
+    inner = decorated.__wrapped__
+    assert get_source(inner).fn is inner
+
+
+def test_decorator_objects_are_unwrapped_and_decorators_kept_in_source():
+    info = get_source(Wrapping(decorated.__wrapped__.__wrapped__))
+    assert info.fn.__name__ == "decorated"
     assert info.source.splitlines()[:3] == ['@tagging("outer")', '@tagging("inner")', "def decorated(v):"]
     assert [ast.unparse(d) for d in info.node.decorator_list] == ["tagging('outer')", "tagging('inner')"]
     assert info.lineno == info.fn.__code__.co_firstlineno

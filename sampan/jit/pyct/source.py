@@ -57,7 +57,9 @@ class ClosureVars:
 
 
 def unwrap(fn):
-    """Peel partials, bound methods, static/classmethod objects and ``__wrapped__`` decorators."""
+    """Peel partials, bound methods, static/classmethod objects and ``__wrapped__`` chains of
+    callable objects. A Python function that wraps another (``functools.wraps``) is kept:
+    its own body is what runs, and converting it converts the call to the wrapped one."""
     bound_self, args, kwargs, seen = None, (), {}, set()
     while True:
         if id(fn) in seen:
@@ -70,7 +72,7 @@ def unwrap(fn):
             bound_self, fn = fn.__self__, fn.__func__
         elif isinstance(fn, (staticmethod, classmethod)):
             fn = fn.__func__
-        elif hasattr(fn, "__wrapped__"):
+        elif hasattr(fn, "__wrapped__") and not isinstance(fn, types.FunctionType):
             fn = fn.__wrapped__
         else:
             return Unwrapped(fn, bound_self, args, kwargs)
