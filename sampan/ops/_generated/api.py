@@ -96,6 +96,7 @@ __all__ = [
     "gather",
     "gather_nd",
     "gaussian",
+    "gaussian_random",
     "gcd",
     "gelu",
     "getitem",
@@ -233,6 +234,7 @@ __all__ = [
     "trunc",
     "truncated_gaussian_random",
     "uniform",
+    "uniform_random",
     "unique",
     "unpool",
     "unpool3d",
@@ -697,6 +699,11 @@ def gather_nd(x, index, name=None):
 def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
     """Normal random values (default float dtype; seed != 0 uses its own generator)."""
     return dispatch(OPS["gaussian"], (), (int_tuple(shape), as_float(mean), as_float(std), as_int(seed), dtype_or_none(dtype)))
+
+
+def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
+    """Normal random values whose sizes are held by the 1-D integer tensor shape (Paddle's op with a shape tensor; default float dtype; seed != 0 uses its own generator)."""
+    return dispatch(OPS["gaussian_random"], (shape,), (as_float(mean), as_float(std), as_int(seed), dtype_or_none(dtype)))
 
 
 def gcd(x, y, name=None):
@@ -1382,6 +1389,11 @@ def truncated_gaussian_random(shape, mean=0.0, std=1.0, seed=0, a=-2.0, b=2.0, d
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
     """Uniform random values in [min, max) (default float dtype; seed != 0 uses its own generator)."""
     return dispatch(OPS["uniform"], (), (int_tuple(shape), dtype_or_none(dtype), as_float(min), as_float(max), as_int(seed)))
+
+
+def uniform_random(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
+    """Uniform random values in [min, max) whose sizes are held by the 1-D integer tensor shape (Paddle's op with a shape tensor; default float dtype; seed != 0 uses its own generator)."""
+    return dispatch(OPS["uniform_random"], (shape,), (dtype_or_none(dtype), as_float(min), as_float(max), as_int(seed)))
 
 
 def unique(x, axis=[], dtype='int64', name=None):

@@ -3,8 +3,9 @@ length of the 1-D shape tensor), the sizes are not (-1)."""
 from ...core.errors import InvalidArgument
 from ..meta import MetaTensor
 from .elementwise import fill_dtype
+from .nn import gaussian
 
-__all__ = ["reshape_dynamic", "full_dynamic"]
+__all__ = ["reshape_dynamic", "full_dynamic", "uniform_random", "gaussian_random"]
 
 
 def _rank_of(shape):
@@ -26,3 +27,20 @@ def reshape_dynamic(x, shape):
 def full_dynamic(shape, fill_value, dtype):
     """Rank from the shape tensor, every size unknown; dtype given or from the fill value."""
     return MetaTensor((-1,) * _rank_of(shape), dtype or fill_dtype(fill_value))
+
+
+def _random_draw(shape, dtype):
+    """Rank from the shape tensor, every size unknown; a float dtype checked as `gaussian`
+    and `uniform` check theirs."""
+    rank = _rank_of(shape)
+    return MetaTensor((-1,) * rank, gaussian((0,) * rank, 0.0, 1.0, 0, dtype).dtype)
+
+
+def uniform_random(shape, dtype, min, max, seed):  # noqa: A002 - the op's attribute names
+    """A float tensor whose sizes come from `shape` (default float dtype)."""
+    return _random_draw(shape, dtype)
+
+
+def gaussian_random(shape, mean, std, seed, dtype):
+    """A float tensor whose sizes come from `shape` (default float dtype)."""
+    return _random_draw(shape, dtype)

@@ -1,8 +1,9 @@
 """Kernels whose output sizes come from a tensor (sizes known only at run time)."""
 from .elementwise import full
 from .manipulation import reshape
+from .nn_random import gaussian, uniform
 
-__all__ = ["reshape_dynamic", "full_dynamic"]
+__all__ = ["reshape_dynamic", "full_dynamic", "uniform_random", "gaussian_random"]
 
 
 def _sizes(shape):
@@ -18,3 +19,13 @@ def reshape_dynamic(x, shape):
 def full_dynamic(shape, fill_value, dtype):
     """A new array of the sizes in `shape` filled with fill_value."""
     return full(_sizes(shape), fill_value, dtype)
+
+
+def uniform_random(shape, dtype, min, max, seed):  # noqa: A002 - the op's attribute names
+    """Uniform values in [min, max) of the sizes in `shape` (the `uniform` kernel's draw)."""
+    return uniform(_sizes(shape), dtype, min, max, seed)
+
+
+def gaussian_random(shape, mean, std, seed, dtype):
+    """Normal values of the sizes in `shape` (the `gaussian` kernel's draw)."""
+    return gaussian(_sizes(shape), mean, std, seed, dtype)
