@@ -198,3 +198,12 @@ def test_cell_wrappers_loop_over_an_unknown_time_length_under_to_static(cell):
     for got, want in zip(grads[1][1], grads[0][1]):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
     assert "while" in str(static.concrete_program.main_program)
+
+
+@pytest.mark.parametrize("layer", [nn.LSTM(4, 3), nn.GRU(4, 3, time_major=True),
+                                   nn.SimpleRNN(4, 3)])
+def test_input_of_the_wrong_size_names_the_layout(layer):
+    with pytest.raises(ValueError, match=r"input_size=4, got shape \[2, 5, 6\]"):
+        layer(t(np.ones([2, 5, 6])))
+    with pytest.raises(ValueError, match="must be"):
+        layer(t(np.ones([2, 4])))

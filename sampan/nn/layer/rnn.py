@@ -156,9 +156,20 @@ class _RNNBase(Layer):
             return [(api.squeeze(h, [0]), api.squeeze(c, [0])) for h, c in zip(hs, cs)]
         return [api.squeeze(h, [0]) for h in api.split(initial_states, [1] * count, 0)]
 
+    def _check_input(self, inputs):
+        """A clear error for inputs that are not [batch, time, input_size] (time-major:
+        [time, batch, input_size]), before a matmul inside a cell fails."""
+        shape = list(inputs.shape)
+        if len(shape) != 3 or shape[-1] not in (-1, self.input_size):
+            layout = "[time, batch, input_size]" if self.time_major else \
+                "[batch, time, input_size]"
+            raise ValueError(f"{type(self).__name__}: inputs must be {layout} with "
+                             f"input_size={self.input_size}, got shape {shape}")
+
     def forward(self, inputs, initial_states=None, sequence_length=None):
         # `seq` is a list of [batch, ...] steps (unrolled), or, when the time length is
         # unknown while a Program is built, one [time, batch, ...] tensor run by a while op.
+        self._check_input(inputs)
         looped = time_unknown(inputs, self.time_major)
         if looped:
             seq, run = to_time_major(inputs, self.time_major), run_loop
