@@ -255,3 +255,11 @@ def test_sublayers_may_use_common_private_names():
     net = Net()
     assert isinstance(net._drop, nn.Dropout) and isinstance(net._conv, nn.Linear)
     assert [name for name, _ in net.named_sublayers()] == ["_drop", "_conv"]
+
+
+def test_linear_and_conv_print_as_paddle_does():
+    assert repr(nn.Linear(2, 3)) == "Linear(in_features=2, out_features=3, dtype=float32)"
+    assert repr(nn.Conv2D(1, 2, 3)) == "Conv2D(1, 2, kernel_size=[3, 3], data_format=NCHW)"
+    assert repr(nn.Conv2D(1, 2, 3, stride=2, padding=1, dilation=2, groups=1)) == (
+        "Conv2D(1, 2, kernel_size=[3, 3], stride=[2, 2], padding=1, dilation=[2, 2], "
+        "data_format=NCHW)")

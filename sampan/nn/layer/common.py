@@ -23,7 +23,8 @@ class Linear(Layer):
         return F.linear(x, self.weight, self.bias)
 
     def extra_repr(self):
-        return f"in_features={self.in_features}, out_features={self.out_features}"
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"dtype={self.weight.dtype.name}")
 
 
 class Bilinear(Layer):

@@ -38,8 +38,20 @@ class _ConvNd(Layer):
         self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
 
     def extra_repr(self):
-        return (f"{self._in_channels}, {self._out_channels}, kernel_size={list(self._kernel_size)}"
-                f", stride={self._stride}, padding={self._padding}")
+        """Paddle's summary: channels and kernel, the settings that differ from their
+        defaults, then the data format."""
+        ones = [1] * self._dims
+        text = f"{self._in_channels}, {self._out_channels}, kernel_size={list(self._kernel_size)}"
+        for name, value, default in (
+                ("stride", list(_tuple(self._stride, self._dims)), ones),
+                ("padding", self._padding, 0),
+                ("padding_mode", getattr(self, "_padding_mode", "zeros"), "zeros"),
+                ("output_padding", self._output_padding, 0),
+                ("dilation", list(_tuple(self._dilation, self._dims)), ones),
+                ("groups", self._groups, 1)):
+            if value != default:
+                text += f", {name}={value}"
+        return text + f", data_format={self._data_format}"
 
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
