@@ -8,6 +8,7 @@ from ..core.dispatch import current_mode
 from ..eager.grad_mode import no_grad
 from ..eager.tensor import Tensor
 from ..ops._generated import api
+from ..ops.indexing_methods import arange_at_run_time
 from .manipulation import has_symbolic_size, size_tensor, sizes_as_list
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like",
@@ -64,13 +65,34 @@ def _shape(shape):
     return tuple(int(s) for s in shape)
 
 
+def _sizes(shape):
+    """A shape argument as a tuple of ints, or as a 1-D int64 tensor when some size is known
+    only at run time (a static Variable in the list, or one holding all the sizes)."""
+    if has_symbolic_size(shape):
+        return size_tensor(shape)
+    if getattr(shape, "symbolic_size", False):
+        return api.reshape(api.cast(shape, "int64"), [-1])
+    return _shape(shape)
+
+
+def _sizes_like(x):
+    """x's shape as ints, or x's run-time shape tensor when a dim is unknown while building."""
+    return api.shape(x) if -1 in x.shape else tuple(x.shape)
+
+
+def _at_run_time(sizes):
+    """True when `_sizes` gave a run-time size tensor rather than a tuple of ints."""
+    return sizes.__class__ is not tuple
+
+
 def full(shape, fill_value, dtype=None, name=None):
     """A tensor of `shape` filled with `fill_value`; sizes may be run-time tensors."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    if has_symbolic_size(shape):
-        return api.full_dynamic(size_tensor(shape), fill_value, dtype)
-    return api.full(_shape(shape), fill_value, dtype)
+    sizes = _sizes(shape)
+    if _at_run_time(sizes):
+        return api.full_dynamic(sizes, fill_value, dtype)
+    return api.full(sizes, fill_value, dtype)
 
 
 @sizes_as_list("shape", leading=0)
@@ -129,17 +151,12 @@ def _is_integral(value):
 
 
 def _arange_at_run_time(start, end, step, dtype):
-    """arange whose bounds exist only when the Program runs: ceil((end - start) / step)
-    becomes a run-time size and the values are start + i * step for i = 0, 1, ..."""
+    """arange whose bounds exist only when the Program runs, in Paddle's dtype (int64 when
+    every bound is integral, else the default float)."""
     if dtype is None:
         integral = all(_is_integral(v) for v in (start, end, step))
         dtype = "int64" if integral else dtypes.default_float()
-    start, end, step = (api.cast(v, "float64") if hasattr(v, "dtype") else float(v)
-                        for v in (start, end, step))
-    count = api.maximum(api.cast(api.ceil((end - start) / step), "int64"),
-                        api.full([], 0, "int64"))
-    index = api.cumsum(api.full_dynamic(size_tensor([count]), 1, "float64"), 0) - 1.0
-    return api.cast(index * step + start, dtype)
+    return arange_at_run_time(start, end, step, dtype)
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):
@@ -147,21 +164,46 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
     return api.eye(num_rows, -1 if num_columns is None else num_columns, dtype)
 
 
+def _uniform(sizes, dtype, low, high, seed):
+    """A uniform draw of `sizes` (ints, or a run-time size tensor)."""
+    if _at_run_time(sizes):
+        return api.uniform_random(sizes, dtype, low, high, seed)
+    return api.uniform(sizes, dtype, low, high, seed)
+
+
+def _gaussian(sizes, mean, std, seed, dtype):
+    """A normal draw of `sizes` (ints, or a run-time size tensor)."""
+    if _at_run_time(sizes):
+        return api.gaussian_random(sizes, mean, std, seed, dtype)
+    return api.gaussian(sizes, mean, std, seed, dtype)
+
+
+def _randint(low, high, sizes, dtype):
+    """Integers in [low, high) of `sizes`; with a run-time size tensor, the floor of a
+    float64 uniform draw in [low, high) (clamped below high against rounding)."""
+    if not _at_run_time(sizes):
+        return api.randint(low, high, sizes, dtype)
+    if low >= high:
+        raise ValueError(f"randint: high ({high}) must be greater than low ({low})")
+    draw = api.floor(api.uniform_random(sizes, "float64", float(low), float(high), 0))
+    return api.cast(api.minimum(draw, api.full([], high - 1, "float64")), dtype or "int64")
+
+
 @sizes_as_list("shape", leading=0)
 def rand(shape, dtype=None, name=None):
     """Uniform random values in [0, 1)."""
-    return api.uniform(_shape(shape), dtype, 0.0, 1.0, 0)
+    return _uniform(_sizes(shape), dtype, 0.0, 1.0, 0)
 
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
     """Uniform random values in [min, max)."""
-    return api.uniform(_shape(shape), dtype, min, max, seed)
+    return _uniform(_sizes(shape), dtype, min, max, seed)
 
 
 @sizes_as_list("shape", leading=0)
 def randn(shape, dtype=None, name=None):
     """Standard normal random values."""
-    return api.gaussian(_shape(shape), 0.0, 1.0, 0, dtype)
+    return _gaussian(_sizes(shape), 0.0, 1.0, 0, dtype)
 
 
 standard_normal = randn
@@ -180,13 +222,13 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
     a tensor the result takes its shape and dtype (shape is ignored), one sample each."""
     like = mean if hasattr(mean, "shape") else std if hasattr(std, "shape") else None
     if like is None:
-        return api.gaussian(_shape(shape if shape is not None else [1]), float(mean),
-                            float(std), 0, None)
+        return _gaussian(_sizes(shape if shape is not None else [1]), float(mean),
+                         float(std), 0, None)
     if hasattr(mean, "shape") and hasattr(std, "shape") and list(mean.shape) != list(
             std.shape):
         raise ValueError(f"normal: arguments 'mean' and 'std' must have the same shape, got "
                          f"{list(mean.shape)} and {list(std.shape)}")
-    sample = api.gaussian(_shape(like.shape), 0.0, 1.0, 0, like.dtype)
+    sample = _gaussian(_sizes_like(like), 0.0, 1.0, 0, like.dtype)
     return _with_spread(sample, mean, std)
 
 
@@ -194,7 +236,7 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     """Random integers in [low, high) (one bound: [0, low))."""
     if high is None:
         low, high = 0, low
-    return api.randint(low, high, _shape(shape), dtype)
+    return _randint(low, high, _sizes(shape), dtype)
 
 
 def randperm(n, dtype="int64", name=None):
@@ -208,12 +250,12 @@ def _like_dtype(x, dtype):
 
 def rand_like(input, dtype=None, name=None):  # noqa: A002 - Paddle's name
     """Uniform [0, 1) values shaped like input, in dtype (default: input's dtype)."""
-    return api.uniform(_shape(input.shape), _like_dtype(input, dtype), 0.0, 1.0, 0)
+    return _uniform(_sizes_like(input), _like_dtype(input, dtype), 0.0, 1.0, 0)
 
 
 def randn_like(input, dtype=None, name=None):  # noqa: A002 - Paddle's name
     """Standard normal values shaped like input, in dtype (default: input's dtype)."""
-    return api.gaussian(_shape(input.shape), 0.0, 1.0, 0, _like_dtype(input, dtype))
+    return _gaussian(_sizes_like(input), 0.0, 1.0, 0, _like_dtype(input, dtype))
 
 
 def randint_like(x, low=0, high=None, dtype=None, name=None):
@@ -223,4 +265,4 @@ def randint_like(x, low=0, high=None, dtype=None, name=None):
         low, high = 0, low
     if low >= high:
         raise ValueError(f"randint_like: low ({low}) must be less than high ({high})")
-    return api.cast(api.randint(low, high, _shape(x.shape), "int64"), _like_dtype(x, dtype))
+    return api.cast(_randint(low, high, _sizes_like(x), "int64"), _like_dtype(x, dtype))

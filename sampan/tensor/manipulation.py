@@ -8,6 +8,7 @@ import numpy as np
 from ..core import dtype as dtypes
 from ..core.dispatch import current_mode
 from ..ops._generated import api
+from ..ops.indexing_methods import take_range
 
 __all__ = ["split", "chunk", "unbind", "expand_as", "broadcast_to", "gather", "flatten",
            "squeeze", "unsqueeze", "reshape", "transpose", "t", "tolist", "swapaxes",
@@ -93,9 +94,23 @@ def split(x, num_or_sections, axis=0, name=None):
         sections = [size // num_or_sections if size >= 0 else -1] * num_or_sections
         if size < 0:
             raise ValueError("split into equal parts needs a known dimension size")
+    elif has_symbolic_size(num_or_sections):
+        return _split_at_run_time(x, list(num_or_sections), axis % len(x.shape))
     else:
         sections = [int(s) for s in num_or_sections]
     return api.split(x, sections, axis)
+
+
+def _split_at_run_time(x, sections, axis):
+    """Parts of x along axis whose sizes may be static Variables (one -1 takes what the
+    others leave): consecutive run-time ranges."""
+    listed = sum(s for s in sections if not _is_keep(s))
+    sections = [_size_of(x, axis) - listed if _is_keep(s) else s for s in sections]
+    parts, start = [], 0
+    for size in sections:
+        parts.append(take_range(x, axis, start, start + size))
+        start = start + size
+    return parts
 
 
 def chunk(x, chunks, axis=0, name=None):
@@ -110,13 +125,16 @@ def unbind(input, axis=0):  # noqa: A002 - Paddle's name
 
 
 def expand_as(x, y, name=None):
-    """x broadcast to y's shape."""
+    """x broadcast to y's shape (read at run time when some of y's dims are unknown while
+    building)."""
+    if -1 in y.shape:
+        return _broadcast_at_run_time(x, api.shape(y))
     return api.expand(x, y.shape)
 
 
 def broadcast_to(x, shape, name=None):
-    """x broadcast to `shape`."""
-    return api.expand(x, shape)
+    """x broadcast to `shape` (sizes may be static Variables, as in `expand`)."""
+    return expand(x, shape)
 
 
 def gather(x, index, axis=None, name=None):
@@ -315,14 +333,59 @@ def view(x, shape_or_dtype=None, name=None, dtype=None):
 
 @sizes_as_list("shape")
 def expand(x, shape, name=None):
-    """x broadcast to `shape` (-1 keeps a dim); sizes may also be passed one by one."""
+    """x broadcast to `shape` (-1 keeps a dim); sizes may also be passed one by one, and
+    may be static Variables (sizes known only at run time)."""
+    if has_symbolic_size(shape):
+        return _broadcast_at_run_time(x, size_tensor(_kept_sizes(x, shape)))
     return api.expand(x, shape)
+
+
+def _is_keep(size):
+    """True for expand's -1 (keep x's size): a Python int, not a run-time size."""
+    return isinstance(size, numbers.Integral) and size == -1
+
+
+def _size_of(x, axis):
+    """x's size along axis: an int when known while building, else a 0-d run-time tensor."""
+    size = x.shape[axis]
+    return size if size >= 0 else api.shape(x)[axis]
+
+
+def _kept_sizes(x, shape):
+    """expand's target sizes with each -1 replaced by x's size (aligned from the right)."""
+    lead = len(shape) - len(x.shape)
+    return [_size_of(x, i - lead) if _is_keep(s) else s for i, s in enumerate(shape)]
+
+
+def _broadcast_at_run_time(x, sizes):
+    """x broadcast to the sizes held by the 1-D int64 tensor `sizes`: x plus zeros of those
+    sizes (the add's gradient sums back to x's shape)."""
+    zeros = api.full_dynamic(sizes, 0, x.dtype)
+    if x.dtype == dtypes.bool_:
+        return api.logical_or(x, zeros)
+    return api.add(x, zeros)
 
 
 @sizes_as_list("repeat_times")
 def tile(x, repeat_times, name=None):
-    """x repeated `repeat_times[i]` times along each dim; counts may be passed one by one."""
+    """x repeated `repeat_times[i]` times along each dim; counts may be passed one by one,
+    and may be static Variables (counts known only at run time)."""
+    if has_symbolic_size(repeat_times):
+        return _tile_at_run_time(x, list(repeat_times))
     return api.tile(x, repeat_times)
+
+
+def _tile_at_run_time(x, repeats):
+    """tile with run-time counts: a size-1 dim before each dim of x, broadcast to the
+    counts, then each (count, size) pair merged into one dim."""
+    rank = max(len(repeats), len(x.shape))
+    repeats = [1] * (rank - len(repeats)) + repeats
+    if rank > len(x.shape):
+        x = api.unsqueeze(x, list(range(rank - len(x.shape))))
+    spread = api.unsqueeze(x, [2 * i for i in range(rank)])
+    pairs = [size for count in repeats for size in (count, -1)]
+    tiled = expand(spread, pairs)
+    return api.reshape_dynamic(tiled, size_tensor(repeats) * api.shape(x))
 
 
 def view_as(x, other, name=None):
