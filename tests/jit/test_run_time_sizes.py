@@ -37,3 +37,26 @@ def test_a_run_time_size_is_refused_where_a_number_is_needed():
     static = paddle.jit.to_static(fn, input_spec=[InputSpec([None, None], "float32")])
     with pytest.raises(TypeError, match="known only when the Program runs"):
         static(paddle.ones([2, 3]))
+
+
+scaled_by_width = lambda v: v * v.shape[1]  # noqa: E731
+
+
+class Applies(paddle.nn.Layer):
+    """A layer calling a function it was given (a lambda here)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+def test_lambdas_called_from_converted_code_are_converted():
+    spec = [InputSpec([None, None], "float32")]
+    x = paddle.ones([2, 3])
+    np.testing.assert_allclose(
+        paddle.jit.to_static(lambda v: scaled_by_width(v), input_spec=spec)(x).numpy(), 3.0)
+    layer = paddle.jit.to_static(Applies(lambda v: paddle.arange(v.shape[1])), input_spec=spec)
+    np.testing.assert_array_equal(layer(x).numpy(), [0, 1, 2])

@@ -81,6 +81,6 @@ def Call(fn):
         return fn
     if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
         return types.MethodType(_convert_or_keep(fn.__func__), fn.__self__)
-    if isinstance(fn, types.FunctionType) and fn.__name__ != "<lambda>":
+    if isinstance(fn, types.FunctionType):
         return _convert_or_keep(fn)
     return fn
