@@ -22,7 +22,11 @@ def _infer_array(data, dtype):
     if isinstance(data, Tensor):
         array = data._data
     else:
-        array = np.asarray(data)
+        try:
+            array = np.asarray(data)
+        except ValueError as err:
+            raise ValueError(f"to_tensor: {type(data).__name__} data must be rectangular "
+                             f"(nested lists of equal lengths at every level): {err}") from None
         if array.dtype.kind in "fc" and array.dtype.itemsize >= 8 and not isinstance(
                 data, (np.ndarray, np.generic)):
             # Python floats/complexes take the default float (complex64 beside float32)

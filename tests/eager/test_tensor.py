@@ -158,3 +158,8 @@ def test_to_tensor_of_python_complex_takes_complex64():
     assert paddle.to_tensor(1 + 2j).dtype == paddle.complex64
     assert paddle.to_tensor([1j, 2]).dtype == paddle.complex64
     assert paddle.to_tensor(np.array([1j])).dtype == paddle.complex128
+
+
+def test_to_tensor_of_ragged_lists_names_the_problem():
+    with pytest.raises(ValueError, match="to_tensor: list data must be rectangular"):
+        paddle.to_tensor([[1, 2], [3]])
