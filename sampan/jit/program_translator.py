@@ -68,12 +68,22 @@ def _convert(fn):
     ctx = Context(info, Namer.from_tree(tree, extra=info.fn.__globals__))
     tree = _as_def(tree, ctx.namer)
     tree = pipeline.run(tree, ctx)
+    code = loader.unparse(tree)
+    _drop_default_expressions(tree.args)
     cells = source.closure_vars(info.fn).cells
     converted = loader.load(tree, tree.name, {**info.fn.__globals__, JST: operators}, cells)
     converted.__defaults__ = info.fn.__defaults__
     converted.__kwdefaults__ = info.fn.__kwdefaults__
-    converted.__sampan_code__ = loader.unparse(tree)
+    converted.__sampan_code__ = code
     return converted
+
+
+def _drop_default_expressions(args):
+    """Replace default values by None placeholders: the original function's evaluated
+    defaults are copied over, and their expressions may name what only existed where the
+    function was made (`lambda v, k=k: ...` in a comprehension)."""
+    args.defaults = [ast.Constant(None) for _ in args.defaults]
+    args.kw_defaults = [None if d is None else ast.Constant(None) for d in args.kw_defaults]
 
 
 def _as_def(tree, namer):

@@ -64,3 +64,18 @@ def test_a_program_first_traced_under_no_grad_still_trains():
         static(x)
     static(x).sum().backward()
     np.testing.assert_allclose(layer.weight.grad.numpy(), [[3.0], [3.0]])
+
+
+def scaled_by_defaults(x):
+    factors = [lambda v, k=k: v * k for k in range(3)]
+    offset = 5.0
+
+    def shifted(v, by=offset):
+        return v + by
+    return shifted(factors[2](x) + factors[1](x))
+
+
+def test_defaults_naming_local_values_survive_conversion():
+    x = t([1.0, 2.0])
+    np.testing.assert_allclose(paddle.jit.to_static(scaled_by_defaults)(x).numpy(), [8.0, 11.0])
+    agree(scaled_by_defaults, t([1.0, -2.0]))
