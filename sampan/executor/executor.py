@@ -1,5 +1,4 @@
 """Executor: run a Program's compiled Plan against a Scope with feeds and fetches."""
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -72,6 +71,9 @@ class Executor:
     def _pool(self, workers):
         pool = self._pools.get(workers)
         if pool is None:
+            # imported here: concurrent.futures (and logging) cost import time, and only
+            # parallel plans need a pool
+            from concurrent.futures import ThreadPoolExecutor
             pool = self._pools[workers] = ThreadPoolExecutor(workers, "sampan-exec")
         return pool
 

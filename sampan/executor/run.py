@@ -1,6 +1,5 @@
 """The instruction loops: fast sequential, checked (NaN/Inf, poisoning) and parallel."""
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, wait
 
 import numpy as np
 
@@ -162,6 +161,7 @@ class _Parallel:
             _fail(self.plan, index, err)
 
     def _collect(self):
+        from concurrent.futures import FIRST_COMPLETED, wait  # loaded with the first pool
         done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
         for future in sorted(done, key=self.pending.get):
             index = self.pending.pop(future)
@@ -173,6 +173,7 @@ class _Parallel:
 
     def _drain(self):
         """Wait for submitted work before reporting an error."""
+        from concurrent.futures import wait
         wait(self.pending)
         self.pending.clear()
 

@@ -5,7 +5,6 @@ asks it to exit); the worker answers `(epoch, task_id, kind, body)` on the share
 kind "data" (a pickled NumPy batch), "end" (its stream is exhausted) or "error" (a WorkerFailure).
 Batches are pickled inside the worker so an unpicklable batch becomes an error, not a hang.
 """
-import multiprocessing
 import os
 import pickle
 import queue
@@ -128,7 +127,9 @@ def worker_loop(fetcher, index_queue, result_queue, info, init_fn, parent_pid):
 
 
 def _context():
-    """'fork' where the platform has it (fast, no pickling of the dataset), else 'spawn'."""
+    """'fork' where the platform has it (fast, no pickling of the dataset), else 'spawn'
+    (multiprocessing is imported here, when workers start: it costs import time)."""
+    import multiprocessing
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 

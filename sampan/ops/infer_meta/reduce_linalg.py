@@ -6,7 +6,6 @@ fast path of the common case, a repeated call with the same shapes. `reduced_axe
 """
 import functools
 import math
-import string
 
 from ...core.dtype import bool_, int32, int64
 from ...core.errors import InvalidArgument
@@ -313,7 +312,7 @@ def _check_einsum_equation(equation, count):
         raise InvalidArgument("equation", f"{equation!r} has {len(inputs)} operand "
                                           f"subscripts but {count} operands were given")
     letters = "".join(inputs)
-    if any(c not in string.ascii_letters for c in letters + output):
+    if any(not (c.isascii() and c.isalpha()) for c in letters + output):
         raise InvalidArgument("equation", f"subscripts must be letters: {equation!r}")
     if len(set(output)) != len(output) or not set(output) <= set(letters):
         raise InvalidArgument("equation", f"output subscripts of {equation!r} must be distinct "
