@@ -34,9 +34,9 @@ _SOLE = _holders(wrap(np.empty(0)))
 
 def _owned(tensor, dtype):
     """True when an update may overwrite the tensor's array: only the tensor references it,
-    it owns its (writeable) memory, and it has the update's dtype."""
-    return (tensor._data.dtype == dtype and tensor._data.base is None
-            and tensor._data.flags.writeable and _holders(tensor) <= _SOLE)
+    it owns its (writeable) memory, and it has the update's dtype (cheapest tests first)."""
+    return (_holders(tensor) <= _SOLE and tensor._data.base is None
+            and tensor._data.dtype == dtype and tensor._data.flags.writeable)
 
 
 def _run_checked(op_name, inputs, attrs, key):
@@ -54,18 +54,27 @@ def run_update(op_name, inputs, attrs, targets):
     dtype); outputs past the targets (an unused optional state) are dropped. The first call
     of a signature goes through dispatch, which checks the inputs; later ones run the
     kernel, in place for every target `_owned` allows."""
-    key = (op_name, attrs, *[None if t is None else t._sig or signature_id(t)
-                             for t in inputs])
+    # ownership is judged before anything here holds an extra reference to the arrays;
+    # plain loops, not comprehensions: this runs once per parameter per step
+    dtype = inputs[0]._data.dtype
+    out = []
+    for t in targets:
+        out.append(t._data if _owned(t, dtype) else None)
+    key, arrays = (op_name, attrs), []
+    for t in inputs:
+        if t is None:
+            key += (None,)
+            arrays.append(None)
+        else:
+            key += (t._sig or signature_id(t),)
+            arrays.append(t._data)
     if key not in _checked:
         _store(targets, _run_checked(op_name, inputs, attrs, key))
         return
     op = OPS[op_name]
-    # ownership is judged before anything here holds an extra reference to the arrays
-    dtype = inputs[0]._data.dtype
-    out = [t._data if _owned(t, dtype) else None for t in targets]
     if len(out) < len(op.output_names):
         out += [None] * (len(op.output_names) - len(out))
-    results = op.kernel(*[None if t is None else t._data for t in inputs], *attrs, out=out)
+    results = op.kernel(*arrays, *attrs, out=out)
     _store(targets, (results,) if len(out) == 1 else results)
 
 

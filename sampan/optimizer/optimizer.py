@@ -98,8 +98,15 @@ class Optimizer:
 
     # -- stepping ---------------------------------------------------------------------
     def _params_grads(self, group):
-        return [(p, p.grad) for p in group["params"]
-                if not p.stop_gradient and getattr(p, "trainable", True) and p.grad is not None]
+        """(parameter, gradient) of the group's trainable parameters that have a gradient
+        (each `grad` read once: reading it materialises a lazily cleared gradient)."""
+        found = []
+        for p in group["params"]:
+            if not p.stop_gradient and getattr(p, "trainable", True):
+                grad = p.grad
+                if grad is not None:
+                    found.append((p, grad))
+        return found
 
     def _regularized(self, param, grad, group):
         """grad plus the parameter's own regularizer, else the group's weight decay."""
@@ -182,7 +189,7 @@ def lr_tensor(lr, like):
     a tensor or static variable (the static learning-rate variable) passes through. Eager
     learning-rate tensors are cached per (value, dtype): every parameter of every step
     reuses one instead of running a fill op each time."""
-    if hasattr(lr, "dtype") and hasattr(lr, "shape"):
+    if lr.__class__ is not float and hasattr(lr, "dtype") and hasattr(lr, "shape"):
         return lr
     if not isinstance(like, Tensor):
         return api.full([1], float(lr), like.dtype)
