@@ -9,6 +9,7 @@ number, so graph depth is bounded by memory, not by the Python stack.
 import collections
 import heapq
 import itertools
+import linecache
 
 import numpy as np
 
@@ -232,7 +233,8 @@ def _edges(op, tensors):
 
 class _PerOp(dict):
     """op -> the function `source(op)` defines, compiled on first use in a namespace holding
-    the op, its backward kernel and what GradNode's compiled functions refer to."""
+    the op, its backward kernel and what GradNode's compiled functions refer to (the source
+    is registered with linecache, so tracebacks through it show its lines)."""
 
     def __init__(self, source, name):
         super().__init__()
@@ -242,8 +244,9 @@ class _PerOp(dict):
         namespace = {"op": op, "kernel": op.backward.kernel, "GradNode": GradNode,
                      "_new": _new, "_next": next, "_SEQUENCE": _SEQUENCE, "_SINGLE": _SINGLE,
                      "_edges": _edges}
-        exec(compile(self.source(op), f"<eager autograd of {op.name}>", "exec"),  # noqa: S102
-             namespace)  # the source is built from registry data only
+        source, filename = self.source(op), f"<eager autograd: {self.name} of {op.name}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (registry data only)
         function = self[op] = namespace[self.name]
         return function
 
