@@ -12,7 +12,7 @@ from .passes.inplace import FRESH_PRODUCERS, INPLACE, inplace_kernel
 from .schedule_info import parallel_info
 from .strategy import BuildStrategy
 
-__all__ = ["Plan", "CompileContext", "compile", "clear_cache"]
+__all__ = ["Plan", "CompileContext", "compile", "clear_cache", "slot_getter"]
 
 _CACHE = weakref.WeakKeyDictionary()
 
@@ -183,8 +183,9 @@ def _externals(block, bounds, slots, feeds, constants, fetches):
     return out
 
 
-def _getter(slots):
-    """A C-level callable: register file -> the argument sequence at `slots`."""
+def slot_getter(slots):
+    """A C-level callable: register file (or any list) -> the sequence of its items at
+    `slots` (a tuple, or a list for one or no slot)."""
     if len(slots) > 1:
         return operator.itemgetter(*slots)
     return operator.itemgetter(slice(slots[0], slots[0] + 1) if slots else slice(0, 0))
@@ -209,7 +210,7 @@ def _assemble(program, block, nodes, bounds, slots, feeds, fetches, fetch_slots,
     written = {n for b in bounds for n in b.out_names if n is not None}
     feed_specs = [(n, slots[n], block.var(n) if block.has_var_recursive(n) else None)
                   for n in feeds]
-    steps = tuple((fn, _getter(ins), out, frees, i) for fn, ins, out, frees, i in code)
+    steps = tuple((fn, slot_getter(ins), out, frees, i) for fn, ins, out, frees, i in code)
     return Plan(code=tuple(code), steps=steps, multi=tuple(multi), nodes=nodes, bounds=bounds,
                 slots=dict(slots), template=template, fetch_names=fetches,
                 fetch_slots=fetch_slots, feed_specs=feed_specs,

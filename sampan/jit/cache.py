@@ -35,19 +35,14 @@ def with_specs(args, input_spec, names):
     return merged
 
 
-def _leaf_key(leaf):
-    """Cache-key part of one tensor-like argument."""
-    if isinstance(leaf, InputSpec):
-        return ("spec", leaf.shape, leaf.dtype.name, leaf.stop_gradient)
-    return ("tensor", leaf._data.shape, leaf._data.dtype, leaf.stop_gradient)
-
-
 def value_key(obj):
     """Cache-key part of an argument: tensors by signature, other values by value."""
-    if isinstance(obj, (Tensor, InputSpec)):
-        return _leaf_key(obj)
+    if isinstance(obj, Tensor):
+        return ("tensor", obj._data.shape, obj._data.dtype, obj.stop_gradient)
+    if isinstance(obj, InputSpec):
+        return ("spec", obj.shape, obj.dtype.name, obj.stop_gradient)
     if isinstance(obj, (list, tuple)):
-        return (type(obj).__name__,) + tuple(value_key(v) for v in obj)
+        return (type(obj).__name__, *[value_key(v) for v in obj])
     if isinstance(obj, dict):
         return ("dict",) + tuple((k, value_key(v)) for k, v in sorted(obj.items()))
     try:

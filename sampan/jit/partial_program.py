@@ -1,12 +1,15 @@
 """Run a concrete program as one eager op (compiled Executor plans); its backward runs the
 program's grad ops as a second plan over the forward values it kept."""
+import itertools
+import operator
+
 import numpy as np
 
 from ..eager.autograd import NodeBase, edge_of
 from ..eager.grad_mode import STATE
 from ..eager.tensor import Tensor, wrap
 from ..executor.executor import _results
-from ..executor.plan import compile as compile_plan
+from ..executor.plan import compile as compile_plan, slot_getter
 from ..executor.run import run_sequential
 from ..static.backward import grad_name, gradients
 from ..static.framework import Variable
@@ -55,14 +58,20 @@ def _reads(specs, numbered):
     return [(slot, numbered[name]) for name, slot, *_ in specs]
 
 
+_STOP_GRADIENT = operator.attrgetter("stop_gradient")
+_DATA = operator.attrgetter("_data")
+
+
 class _Compiled:
     """The plans of one set of differentiated sources and where their registers come from.
 
     Each call numbers its values: the input arrays, the state arrays, then (when there is a
-    backward) the forward's extra fetches saved for it. `fwd_reads` / `bwd_reads` pair a
-    plan's start registers with value numbers, `seed_slots` are the backward's output
-    gradient registers, `sources` the value numbers whose gradients it computes and
-    `reached` which of them it fetches (the others get None)."""
+    backward) the forward's extra fetches saved for it. `fwd_reads` pairs the forward
+    plan's start registers with value numbers; `saved_values` picks the values the backward
+    reads (into registers `bwd_slots`), `seed_slots` are its output gradient registers,
+    `sources` the value numbers whose gradients it computes (`source_tensors` picks their
+    tensors) and `reached` which of them it fetches (the others get None; `all_reached`
+    when none does)."""
 
     def __init__(self, names, sources, forward, backward=None, saved=(), seeds=(),
                  reached=()):
@@ -70,10 +79,14 @@ class _Compiled:
         numbered = {n: k for k, n in enumerate(list(names) + list(saved))}
         self.fwd_reads = _reads(forward.feed_specs + forward.externals, numbered)
         if backward is not None:
-            self.bwd_reads = _reads(backward.externals, numbered)
+            reads = _reads(backward.externals, numbered)
+            self.bwd_slots = [slot for slot, _ in reads]
+            self.saved_values = slot_getter([k for _, k in reads])
+            self.source_tensors = slot_getter(sources)
             slots = {name: slot for name, slot, _ in backward.feed_specs}
             self.seed_slots = [slots[n] for n in seeds]
             self.reached = reached
+            self.all_reached = all(reached)
 
 
 class RunProgramNode(NodeBase):
@@ -93,9 +106,12 @@ class RunProgramNode(NodeBase):
         regs = compiled.backward.template[:]
         for slot, g, (shape, dtype) in zip(compiled.seed_slots, grads, self.out_meta):
             regs[slot] = np.zeros(shape, dtype) if g is None else np.asarray(g, dtype)
-        for (slot, _), value in zip(compiled.bwd_reads, self.saved):
+        for slot, value in zip(compiled.bwd_slots, self.saved):
             regs[slot] = value
-        found = iter(_run(compiled.backward, regs))
+        found = _run(compiled.backward, regs)
+        if compiled.all_reached:
+            return found
+        found = iter(found)
         return [next(found) if reached else None for reached in compiled.reached]
 
     def release(self):
@@ -117,6 +133,11 @@ class PartialProgram:
         self.state_by_name = dict(state)
         self.strategy = build_strategy
         self._compiled = {}
+        # fixed once traced: whether any output (all outputs) can carry a gradient, and
+        # whether the result is one bare Variable (no structure to rebuild per call)
+        self.differentiable = any(not v.stop_gradient for v in self.out_vars)
+        self.all_differentiable = all(not v.stop_gradient for v in self.out_vars)
+        self.single_output = isinstance(outputs, Variable)
 
     def _compile(self, sources):
         """(cached) plans for these source value numbers (empty: inference, no backward)."""
@@ -157,9 +178,10 @@ class PartialProgram:
 
     def __call__(self, inputs):
         """Run forward on eager `inputs` (Tensors, feed order); outputs are eager Tensors."""
-        tensors = list(inputs) + self.state_tensors
-        compiled = self._compile(self._sources(tensors))
-        values = [t._data for t in tensors]
+        tensors = [*inputs, *self.state_tensors]
+        sources = self._sources(tensors)
+        compiled = self._compiled.get(sources) or self._compile(sources)
+        values = list(map(_DATA, tensors))
         forward = compiled.forward
         regs = forward.template[:]
         for slot, k in compiled.fwd_reads:
@@ -168,9 +190,12 @@ class PartialProgram:
         for name, slot in forward.writeback:
             self.state_by_name[name]._set_data(regs[slot])
         n_out = len(self.out_vars)
-        outs = [wrap(a) for a in fetched[:n_out]]
+        outs = list(map(wrap, fetched[:n_out]))
         if compiled.backward is not None:
-            self._record(compiled, tensors, outs, values + fetched[n_out:])
+            values += fetched[n_out:]
+            self._record(compiled, tensors, outs, values)
+        if self.single_output:
+            return outs[0]
         arrays = {v.name: t for v, t in zip(self.out_vars, outs)}
         return map_structure(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
                              self.outputs)
@@ -178,17 +203,19 @@ class PartialProgram:
     def _sources(self, tensors):
         """Value numbers of the tensors needing gradients in this call (empty when nothing
         records)."""
-        if not (STATE.enabled and any(not v.stop_gradient for v in self.out_vars)):
+        if not (self.differentiable and STATE.enabled):
             return ()
-        return tuple(k for k, t in enumerate(tensors) if not t.stop_gradient)
+        return tuple(itertools.compress(itertools.count(),
+                                        map(operator.not_, map(_STOP_GRADIENT, tensors))))
 
     def _record(self, compiled, tensors, outs, values):
         """Link differentiable outputs to a RunProgramNode keeping the backward's inputs."""
-        diff_outs = [t for t, v in zip(outs, self.out_vars) if not v.stop_gradient]
+        diff_outs = outs if self.all_differentiable else [
+            t for t, v in zip(outs, self.out_vars) if not v.stop_gradient]
         node = RunProgramNode()
         node.compiled = compiled
-        node.saved = [values[k] for _, k in compiled.bwd_reads]
-        node.edges = [edge_of(tensors[k]) for k in compiled.sources]
+        node.saved = compiled.saved_values(values)
+        node.edges = list(map(edge_of, compiled.source_tensors(tensors)))
         node.out_meta = [(t._data.shape, t._data.dtype) for t in diff_outs]
         node.hooks = None
         node.link_outputs(diff_outs)
