@@ -1,10 +1,7 @@
 """Bind a Node to a callable over flat arrays: kernel + attribute tuple, prebuilt once."""
-import functools
-import inspect
-
 from ..core.errors import NotFoundError
 from ..ops.registry import OPS
-from .passes.prune_outputs import variant_kernel
+from .passes.prune_outputs import needed_outputs
 
 __all__ = ["EXEC_RULES", "Bound", "bind", "run_node"]
 
@@ -28,20 +25,19 @@ class Bound:
         self.single = single
 
 
-def _with_attrs(kernel, n_tensors, opdef, attrs):
-    """kernel with its trailing arguments `attrs` pre-bound (a C-level partial when names
-    allow it; keyword-only options such as `need=` do not count)."""
-    if not attrs:
+def _with_attrs(kernel, n_tensors, attrs, need=None):
+    """kernel taking `n_tensors` arrays, with its trailing arguments `attrs` pre-bound
+    positionally (kernels take `(*tensors, *attrs)`) and `need=` when given: a lambda of
+    fixed arity generated once per instruction (a keyword partial copies its keyword dict
+    and the kernel parses keywords on every call)."""
+    if not attrs and need is None:
         return kernel
-    names = (opdef.tensor_names + opdef.attr_names)[n_tensors:]
-    try:
-        params = [p.name for p in inspect.signature(kernel).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][n_tensors:]
-    except (TypeError, ValueError):
-        params = None
-    if params == list(names):
-        return functools.partial(kernel, **dict(zip(params, attrs)))
-    return lambda *tensors: kernel(*tensors, *attrs)
+    tensors = "".join(f"t{k}, " for k in range(n_tensors))
+    bound = "".join(f"a{k}, " for k in range(len(attrs)))
+    option = "" if need is None else "need=need"
+    env = {"kernel": kernel, "need": need, **{f"a{k}": value for k, value in enumerate(attrs)}}
+    # source built from argument counts only; the values are bound through `env`
+    return eval(f"lambda {tensors}: kernel({tensors}{bound}{option})", env)  # noqa: S307
 
 
 def _layout(node, opdef):
@@ -108,10 +104,10 @@ def bind_op(node):
                             f"registered op and has no exec rule")
     layout = _layout(node, opdef)
     unbound = [n for n in opdef.output_names if not node.outputs.get(n)]
-    kernel = (variant_kernel(opdef, unbound) if unbound else None) or opdef.kernel
     bound = len(layout) - _trailing_unbound(layout)
-    fn = _with_attrs(kernel, bound, opdef,
-                     (None,) * (len(layout) - bound) + opdef.attrs_tuple(node.attrs))
+    fn = _with_attrs(opdef.kernel, bound,
+                     (None,) * (len(layout) - bound) + opdef.attrs_tuple(node.attrs),
+                     needed_outputs(opdef, unbound) if unbound else None)
     layout = layout[:bound]
     if any(kind == "Tensor[]" or not names for kind, names in layout):
         fn = _regroup(fn, layout)

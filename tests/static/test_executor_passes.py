@@ -1,12 +1,11 @@
 """Every pass on/off and every scheduler gives bit-identical fetches on the test models."""
-import functools
-
 import numpy as np
 import pytest
 
 from sampan.executor import (BuildStrategy, CompiledProgram, ExecutionStrategy, Executor,
                              Scope, compile)
 from sampan.executor.passes import FUSED
+from sampan.ops.registry import OPS
 from sampan.static.interpreter import interpret
 
 from .test_executor_models import MODELS
@@ -112,12 +111,14 @@ def test_intermediates_are_freed_after_last_use():
     assert unpinned <= freed
 
 
-def test_kernels_with_keyword_options_bind_attributes_as_partials():
-    """matmul_grad (need=) and sgd (out=) keep their keyword-only options out of the
-    positional attribute match, so their attributes are bound without a Python wrapper."""
+def test_kernels_bind_attributes_and_options_in_one_generated_call():
+    """matmul_grad's attributes are bound positionally and its need= option by keyword in
+    one generated function that calls the kernel itself (no keyword partial, no wrapper)."""
     model = MODELS["mlp"]()
     names = [f.name for f in model.fetch]
     plan = compile(model.main, ["label", "x"], names, BuildStrategy(enable_inplace=False))
     grads = [ins[0] for ins, node in zip(plan.code, plan.nodes) if node.type == "matmul_grad"]
-    assert grads and all(isinstance(fn, functools.partial) for fn in grads)
-    assert any("need" in fn.keywords and "transpose_x" in fn.keywords for fn in grads)
+    kernel = OPS["matmul_grad"].kernel
+    assert grads and all(fn.__globals__["kernel"] is kernel for fn in grads)
+    assert any(fn.__globals__["need"] == (False, True) for fn in grads)
+    assert all(fn.__code__.co_argcount == 3 for fn in grads)

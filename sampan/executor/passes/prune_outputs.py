@@ -3,17 +3,15 @@
 A static backward often asks for gradients nobody uses (e.g. matmul_grad's x_grad when
 x is fed data); kernels accepting `need=` (docs/ops.md) compute only the live outputs.
 """
-import functools
-
-__all__ = ["prune_dead_outputs", "variant_kernel"]
+__all__ = ["prune_dead_outputs", "needed_outputs"]
 
 
-def variant_kernel(opdef, unbound):
-    """The op's kernel told to skip the `unbound` outputs, or None if it cannot."""
+def needed_outputs(opdef, unbound):
+    """The `need=` flags telling the op's kernel to skip the `unbound` outputs, or None if
+    its kernel cannot."""
     if not opdef.kernel_takes_need:
         return None
-    need = tuple(name not in unbound for name in opdef.output_names)
-    return functools.partial(opdef.kernel, need=need)
+    return tuple(name not in unbound for name in opdef.output_names)
 
 
 def prune_dead_outputs(nodes, live_names):
