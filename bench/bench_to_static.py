@@ -4,8 +4,9 @@ MLP 784-256-256-10, batch 64, one SGD training step: eager vs to_static (convert
 run as compiled plans, eager SGD) vs the static Executor running the same traced Program
 with backward + SGD appended vs NumPy. RNN (T=32, hidden 128, batch 32; a `while` on a
 Tensor length with an `if` on a Tensor inside): forward + backward, eager vs to_static.
-First call = convert + trace + compile. MLP steps are timed round-robin (timing.interleaved)
-so the VM's speed drifts hit every mode alike; the ratios printed last are the stable figures.
+First call = convert + trace + compile. MLP steps, and the two RNN modes, are timed
+round-robin (timing.interleaved) so the VM's speed drifts hit every mode alike; the ratios
+printed last are the stable figures.
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_to_static.py   (a table; not a test)
 """
 import copy
@@ -23,7 +24,7 @@ from sampan.jit import to_static
 from bench_executor import _weights, numpy_step
 from timing import interleaved, sgd_step
 
-BATCH, LR, STEPS = 64, 0.01, 30
+BATCH, LR = 64, 0.01
 EXECUTOR, NUMPY = "static Executor (same Program)", "NumPy (bench_executor.numpy_step)"
 T, RNN_BATCH, HIDDEN = 32, 32, 128
 
@@ -56,7 +57,9 @@ class RNN(nn.Layer):
 
 
 def rnn_rows():
-    """(eager, to_static) timings of one RNN forward + backward."""
+    """[(mode, (first call s, steady s))] of one RNN forward + backward, eager and
+    to_static timed round-robin like the MLP (run one after the other, the VM's drift
+    decided which was faster)."""
     rng = np.random.default_rng(0)
     xs = paddle.to_tensor(rng.standard_normal((T, RNN_BATCH, HIDDEN)).astype("float32"))
     n = paddle.to_tensor(np.array(T, "int64"))
@@ -67,8 +70,11 @@ def rnn_rows():
             model(xs, n).backward()
             model.clear_gradients()
         return step
-    return [("RNN eager fwd+bwd", timed(fwd_bwd(copy.deepcopy(base)), 10)),
-            ("RNN to_static fwd+bwd", timed(fwd_bwd(to_static(copy.deepcopy(base))), 10))]
+    steps = {"RNN eager fwd+bwd": fwd_bwd(copy.deepcopy(base)),
+             "RNN to_static fwd+bwd": fwd_bwd(to_static(copy.deepcopy(base)))}
+    first = {name: first_call(step) for name, step in steps.items()}
+    best = interleaved(steps, rounds=10, number=2)
+    return [(name, (first[name], best[name])) for name in steps]
 
 
 def numpy_step_fn(x, y):
@@ -116,16 +122,6 @@ def data():
             paddle.to_tensor(rng.integers(0, 10, (BATCH, 1)).astype("int64")))
 
 
-def timed(step, steps=STEPS):
-    """(first call seconds, median seconds of the following steps: robust to a busy host)."""
-    times = []
-    for _ in range(steps + 1):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return times[0], float(np.median(times[1:]))
-
-
 def executor_step(model, x, y):
     """A step function running the to_static Program + backward + SGD on an Executor."""
     program = model.forward.concrete_program
@@ -163,6 +159,9 @@ def main():
     print(f"MLP to_static step: {steady['to_static'] / steady[NUMPY]:.2f}x NumPy, "
           f"{steady['to_static'] / steady[EXECUTOR]:.2f}x Executor; eager "
           f"{steady['eager'] / steady[NUMPY]:.2f}x NumPy")
+    rnn = dict(rows[-2:])
+    print(f"RNN to_static: {rnn['RNN to_static fwd+bwd'][1] / rnn['RNN eager fwd+bwd'][1]:.2f}x "
+          f"eager")
     for name, seconds in builds:
         print(f"{name} first call: convert + trace + compile fwd/bwd plans "
               f"{seconds * 1e3:.1f} ms")
