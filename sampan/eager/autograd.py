@@ -105,9 +105,7 @@ class _NoDoubleGradNode(NodeBase):
             f"{self.bw.name!r} has no backward of its own (see backward.yaml)")
 
 
-def edge_of(t):
-    """Where the gradient of input tensor `t` goes (public alias for custom nodes)."""
-    return _edge(t)
+edge_of = _edge  # the public name custom nodes (PyLayer, run_program) use; no extra call
 
 
 class GradNode(NodeBase):
