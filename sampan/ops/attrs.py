@@ -55,14 +55,22 @@ def _ints(value, entry):
     if isinstance(value, (list, tuple)):
         for v in value:
             if v.__class__ is not int:
-                return tuple(int(entry(v)) for v in value)
+                return tuple(_whole(entry(v), value) for v in value)
         return value if value.__class__ is tuple else tuple(value)
     if value.__class__ is int:
         return (value,)
     if hasattr(value, "tolist") and not isinstance(value, numbers.Number):
         listed = value.tolist() if not hasattr(value, "numpy") else value.numpy().tolist()
         return tuple(int(v) for v in (listed if isinstance(listed, list) else [listed]))
-    return (int(entry(value)),)
+    return (_whole(entry(value), value),)
+
+
+def _whole(number, given):
+    """`number` as an int; a float (3.5, and 3.0 too, as in Paddle) is refused rather than
+    truncated, since a size or axis computed as a float is a bug in the caller."""
+    if isinstance(number, numbers.Integral):
+        return int(number)
+    raise TypeError(f"expected integers, got {type(number).__name__} {number!r} in {given!r}")
 
 
 def float_tuple(value):

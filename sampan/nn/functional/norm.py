@@ -55,10 +55,22 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
-    """Normalise over the trailing `normalized_shape` dims."""
-    count = 1 if isinstance(normalized_shape, int) else len(normalized_shape)
+    """Normalise over the trailing `normalized_shape` dims, which must equal x's last dims."""
+    trailing = _checked_trailing(x, normalized_shape)
     flat = [None if p is None else api.reshape(p, [-1]) for p in (weight, bias)]
-    return api.layer_norm(x, flat[0], flat[1], epsilon, len(x.shape) - count)
+    return api.layer_norm(x, flat[0], flat[1], epsilon, len(x.shape) - len(trailing))
+
+
+def _checked_trailing(x, normalized_shape):
+    """normalized_shape as a list, after checking it matches x's trailing dims (a -1 dim of
+    a static Variable matches any size): a mismatch raises ValueError, as in Paddle."""
+    dims = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    shape = list(x.shape)
+    tail = shape[len(shape) - len(dims):] if len(dims) <= len(shape) else None
+    if tail is None or any(d != n and d != -1 for d, n in zip(tail, dims)):
+        raise ValueError(f"layer_norm: normalized_shape {dims} must equal the last "
+                         f"{len(dims)} dims of x, but x has shape {shape}")
+    return dims
 
 
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
