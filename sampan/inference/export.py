@@ -59,8 +59,10 @@ def save_model(prefix, methods, values):
         raise ValueError(f"no value for persistable variable(s) {missing}: the program reads "
                          f"them but they are not parameters or buffers of the layer/scope")
     method_names = [m.name for m in methods]
-    files = {model_path(prefix, m.name): make_document(
+    documents = {model_path(prefix, m.name): make_document(
         m.name, method_names, program_to_dict(m.program), m.inputs, m.outputs, m.structure,
         names) for m in methods}
-    files[json_model_path(prefix)] = files[model_path(prefix)]
+    main = documents.pop(model_path(prefix))
+    # the main .pdmodel goes last: a loader reads it first
+    files = {json_model_path(prefix): main, **documents, model_path(prefix): main}
     write_model(files, {n: np.ascontiguousarray(values[n]) for n in names}, params_path(prefix))

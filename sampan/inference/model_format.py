@@ -12,15 +12,14 @@ Extra methods of a Layer live in `<prefix>.<method>.pdmodel` and share the param
 state-tree file (sampan.serialization) holding {variable name: array}. Every defect of any
 of these files raises `sampan.serialization.CorruptFileError`; nothing is ever executed.
 """
-import contextlib
 import json
 import os
 import re
 
 import numpy as np
 
-from ..serialization import (DTYPES, CorruptFileError, atomic_open, dumps_tree, load_tree,
-                             strict_json)
+from ..serialization import (DTYPES, CorruptFileError, atomic_write_all, dumps_tree,
+                             load_tree, strict_json)
 from ..static.serialize import program_from_dict
 from ..static.verify import verify_program
 from .structure import decode_structure
@@ -133,18 +132,14 @@ def _encode(doc):
 
 
 def write_model(files, params, params_file):
-    """Write {model path: document} and the params file, each atomically.
+    """Write {model path: document} and the params file as one all-or-nothing save.
 
-    Every file is fully written and fsynced before any is renamed into place, params first,
-    so an interrupted save leaves the previous set of files (a kill can only land in the
-    microseconds between renames).
+    The params file is renamed into place first, then the model files in the order given;
+    a save that fails part-way puts the previous files back (`atomic_write_all`).
     """
-    blobs = {path: _encode(doc) for path, doc in files.items()}
-    params_blob = dumps_tree(dict(params))
-    with contextlib.ExitStack() as stack:
-        for path, blob in blobs.items():
-            stack.enter_context(atomic_open(path)).write(blob)
-        stack.enter_context(atomic_open(params_file)).write(params_blob)
+    blobs = {params_file: dumps_tree(dict(params))}
+    blobs.update((path, _encode(doc)) for path, doc in files.items())
+    atomic_write_all(blobs)
 
 
 def _fail(path, what):

@@ -3,7 +3,7 @@
 See docs/file_formats.md for the byte layout and the checks performed on load.
 """
 
-from .atomic import atomic_open, atomic_write
+from .atomic import atomic_open, atomic_write, atomic_write_all
 from .state_file import (
     DTYPES,
     FORMAT_VERSION,
@@ -19,6 +19,6 @@ from .state_file import (
 )
 
 __all__ = [
-    "atomic_open", "atomic_write", "CorruptFileError", "save_tree", "load_tree", "dumps_tree",
+    "atomic_open", "atomic_write", "atomic_write_all", "CorruptFileError", "save_tree", "load_tree", "dumps_tree",
     "loads_tree", "MAGIC", "FORMAT_VERSION", "MAX_HEADER_BYTES", "MAX_DEPTH", "MAX_NDIM", "DTYPES",
 ]

@@ -1,18 +1,70 @@
 """Crash-safe file replacement: write a temporary sibling, fsync it, rename it onto the target.
 
-Every save in sampan goes through `atomic_open` / `atomic_write`, so a reader (or a process
-restarted after a crash or ``kill -9``) sees either the complete old file or the complete new
-file, never a mix.  A killed writer can leave a ``.<name>.<random>.tmp`` sibling behind; the
-target itself is never touched until the new content is fully on disk.
+Every save in sampan goes through `atomic_open` / `atomic_write` (one file) or
+`atomic_write_all` (several files that must change together), so a reader (or a process
+restarted after a crash or ``kill -9``) sees either the complete old files or the complete
+new files, never a mix.
+
+A writer holds an exclusive `flock` on each of its temporaries (``.<name>.<12 hex>.tmp``)
+until they are renamed or removed. A killed writer's temporaries are left behind, but the
+lock dies with the process: the next save to the same target removes the temporaries that
+no live process holds.
 """
 
 import contextlib
 import errno
 import os
+import re
 
-__all__ = ["atomic_open", "atomic_write"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no locks, stale temporaries stay
+    fcntl = None
+
+__all__ = ["atomic_open", "atomic_write", "atomic_write_all"]
 
 _MODES = {"wb": {}, "w": {"encoding": "utf-8"}}
+_OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+class _Temporary:
+    """A locked temporary sibling of `target` (a new empty file, or with `link_to` a hard
+    link to that file); `release()` unlocks it and deletes it unless it was committed."""
+
+    def __init__(self, target, link_to=None):
+        self.target = target
+        folder, name = os.path.split(target)
+        remove_stale_temporaries(folder, name)
+        while True:
+            self.path = os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp")
+            if link_to is None:
+                self.fd = os.open(self.path, _OPEN_FLAGS, 0o666)
+            else:
+                os.link(link_to, self.path, follow_symlinks=False)
+                self.fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            _lock(self.fd)
+            if _still_named(self.fd, self.path):
+                break  # not removed as stale by another save before it was locked
+            os.close(self.fd)
+
+    def commit(self):
+        """Move the temporary onto its target."""
+        os.replace(self.path, self.target)
+        self.path = None
+
+    def release(self):
+        """Remove the temporary unless it was committed, then drop the lock."""
+        if self.path is not None:
+            _remove_quietly(self.path)
+        os.close(self.fd)
+
+
+def _still_named(fd, path):
+    """True if `path` still names the file open as `fd`."""
+    try:
+        return os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False
 
 
 @contextlib.contextmanager
@@ -26,27 +78,120 @@ def atomic_open(path, mode="wb"):
     """
     if mode not in _MODES:
         raise ValueError(f"atomic_open mode must be 'wb' or 'w', got {mode!r}")
-    target = os.path.abspath(os.fspath(path))
-    folder, name = os.path.split(target)
-    temp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    fd = os.open(temp, flags, 0o666)
+    temp = _Temporary(os.path.abspath(os.fspath(path)))
     try:
-        with open(fd, mode, **_MODES[mode]) as file:
+        with open(os.dup(temp.fd), mode, **_MODES[mode]) as file:
             yield file
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        _remove_quietly(temp)
-        raise
-    _fsync_folder(folder)
+        temp.commit()
+    finally:
+        temp.release()
+    _fsync_folder(os.path.dirname(temp.target))
 
 
 def atomic_write(path, write_fn):
     """Call ``write_fn(file)`` on a binary temporary file, then atomically move it onto ``path``."""
     with atomic_open(path, "wb") as file:
         return write_fn(file)
+
+
+def atomic_write_all(contents):
+    """Write ``{path: bytes}`` so that either every path gets its new bytes or none changes.
+
+    All temporaries are written and fsynced first; existing targets are then hard-linked to
+    locked backups, and the temporaries renamed in the order given. If a rename fails, the
+    renamed targets get their old files back (or are removed if they did not exist) and the
+    error propagates. Once every rename is done the save has happened: removing the backups
+    and syncing the folders can no longer make it fail.
+    """
+    staged, backups = [], []
+    try:
+        for path, data in contents.items():
+            staged.append(_written(os.path.abspath(os.fspath(path)), data))
+        for temp in staged:
+            backups.append(_backup(temp.target))
+        _commit_or_roll_back(staged, backups)
+    finally:
+        for temp in staged + [b for b in backups if b is not None]:
+            temp.release()
+    for folder in dict.fromkeys(os.path.dirname(t.target) for t in staged):
+        _fsync_folder(folder)
+
+
+def _written(target, data):
+    """A locked temporary for `target` holding `data`, fsynced."""
+    temp = _Temporary(target)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(temp.fd, view):]
+        os.fsync(temp.fd)
+    except BaseException:
+        temp.release()
+        raise
+    return temp
+
+
+def _backup(target):
+    """A locked hard link to the current `target` (None if there is none); a target that
+    cannot be linked (a folder, say) fails here, before anything is renamed."""
+    if not os.path.lexists(target):
+        return None
+    if os.path.isdir(target):
+        raise IsADirectoryError(errno.EISDIR, "cannot replace a folder with a file", target)
+    return _Temporary(target, link_to=target)
+
+
+def _commit_or_roll_back(staged, backups):
+    """Rename every temporary onto its target; on failure restore the previous targets."""
+    done = 0
+    try:
+        for temp in staged:
+            temp.commit()
+            done += 1
+    except BaseException:
+        for temp, backup in reversed(list(zip(staged[:done], backups[:done]))):
+            if backup is None:
+                _remove_quietly(temp.target)
+            else:
+                backup.commit()
+        raise
+
+
+def remove_stale_temporaries(folder, name):
+    """Delete `folder`'s temporaries of target `name` whose writer has died (unlocked)."""
+    if fcntl is None:
+        return
+    pattern = re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{12}}\.tmp\Z")
+    try:
+        entries = os.listdir(folder or ".")
+    except OSError:
+        return
+    for entry in entries:
+        if pattern.match(entry):
+            _remove_if_unlocked(os.path.join(folder, entry))
+
+
+def _remove_if_unlocked(path):
+    """Unlink `path` if no process holds its lock."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _remove_quietly(path)
+    except OSError:
+        pass  # held by a live writer
+    finally:
+        os.close(fd)
+
+
+def _lock(fd):
+    """Hold an exclusive lock on `fd` while it is open (no-op without fcntl)."""
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _remove_quietly(path):
@@ -56,14 +201,14 @@ def _remove_quietly(path):
 
 
 def _fsync_folder(folder):
-    """Make a rename inside ``folder`` durable (POSIX; filesystems without support are skipped)."""
+    """Make the renames inside ``folder`` durable (POSIX). It runs after the commit, so an
+    error here (a filesystem without folder fsync, say) cannot turn a done save into a
+    reported failure: it is ignored."""
     if os.name != "posix":
         return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno != errno.EINVAL:
-            raise
-    finally:
-        os.close(fd)
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

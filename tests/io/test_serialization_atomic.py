@@ -113,3 +113,39 @@ def test_sigkill_during_large_saves_leaves_a_loadable_file(tmp_path):
         tree = load_tree(path)
         assert tree["w"].shape == (4_000_000,)
         assert (tree["w"] == tree["step"]).all()
+
+
+HOLDER = """
+import sys
+from sampan.serialization import atomic_open
+with atomic_open(sys.argv[1]) as file:
+    file.write(b"half")
+    print("writing", flush=True)
+    sys.stdin.readline()
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_a_later_save_removes_temporaries_of_dead_writers_but_not_of_live_ones(tmp_path):
+    path = tmp_path / "ckpt.pdparams"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+
+    def writer():
+        child = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], env=env,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=tmp_path)
+        assert child.stdout.readline() == b"writing\n"
+        return child
+
+    dead, live = writer(), writer()
+    dead.send_signal(signal.SIGKILL)
+    dead.wait()
+    dead.stdout.close()
+    (tmp_path / ".other.pdparams.0123456789ab.tmp").write_bytes(b"another target's")
+    temporaries = {n for n in os.listdir(tmp_path) if n.startswith(".ckpt.pdparams.")}
+    assert len(temporaries) == 2
+    save_tree({"w": np.ones(2)}, path)
+    left = set(os.listdir(tmp_path))
+    assert len(left & temporaries) == 1  # the live writer's
+    live.communicate(b"\n")
+    assert live.returncode == 0 and path.read_bytes() == b"half"
+    assert sorted(os.listdir(tmp_path)) == [".other.pdparams.0123456789ab.tmp", "ckpt.pdparams"]
