@@ -1,9 +1,9 @@
 """Helpers shared by the converters: runtime name, routed variables, jumps and their flags."""
 import ast
 
-from ..pyct import activity, anno, origin, templates
+from ..pyct import activity, anno, origin, qual_names, templates
 
-__all__ = ["JST", "KEEP_PYTHON", "routed_names", "has_jump", "contains", "getters",
+__all__ = ["JST", "KEEP_PYTHON", "routed_names", "changed_roots", "runtime_call", "has_jump", "contains", "getters",
            "name_tuple", "assign_result", "rewrite_jumps", "python_only", "user_line"]
 
 JST = "_jst"
@@ -28,6 +28,23 @@ def routed_names(scope, names):
     if fn_scope is not None and names & (fn_scope.globals | fn_scope.nonlocals):
         return None
     return sorted(names)
+
+
+def changed_roots(changed, scope, bound, live):
+    """QNs of the function's local names whose object `changed` (a Mutations) writes in
+    place, unless the block binds them first and they are not live (a fresh local object)."""
+    fn_scope = _function_scope(scope)
+    local = {str(n) for n in fn_scope.locals} if fn_scope is not None else set()
+    bound = {str(n) for n in bound}
+    return {qual_names.QN(n) for n in changed.local_roots(local)
+            if n in live or n not in bound}
+
+
+def runtime_call(name, changed, *args):
+    """`_jst.<name>(*args)`, plus the objects changed in place when there are any."""
+    args = list(args) + ([changed.runtime_spec()] if changed else [])
+    return ast.Call(func=templates.replace_as_expression(f"{JST}.{name}"), args=args,
+                    keywords=[])
 
 
 def contains(node, kinds, into_loops):

@@ -1,8 +1,9 @@
 """`if`/`elif`/`else` -> `_jst.IfElse(test, true_fn, false_fn, getters, names)`."""
 from ..pyct import activity, anno, liveness, templates
 from ..pyct.transformer import Base
-from .common import (JST, KEEP_PYTHON, assign_result, getters, has_jump, name_tuple,
-                     python_only, routed_names)
+from .common import (JST, KEEP_PYTHON, assign_result, changed_roots, getters, has_jump,
+                     name_tuple, python_only, routed_names, runtime_call)
+from .mutations import mutations
 
 __all__ = ["IfElseConverter"]
 
@@ -31,7 +32,9 @@ class IfElseConverter(Base):
         # Live after the if (merged), or read in a branch before it is written (passed in).
         live = {str(n) for key in (liveness.LIVE_OUT, liveness.BODY_LIVE_IN,
                                    liveness.ORELSE_LIVE_IN) for n in anno.getanno(node, key)}
-        names = routed_names(body_scope, {n for n in bound if str(n) in live})
+        changed = mutations(node.body + node.orelse)
+        names = routed_names(body_scope, {n for n in bound if str(n) in live}
+                             | changed_roots(changed, body_scope, bound, live))
         if names is None:
             return python_only(node, "rebinding a global/nonlocal name inside an if whose "
                                      "condition is a Tensor")
@@ -39,7 +42,7 @@ class IfElseConverter(Base):
         true_fn, false_fn = namer.new_symbol("if_true"), namer.new_symbol("if_false")
         defs = templates.replace(_TEMPLATE, true_fn=true_fn, false_fn=false_fn, params=names,
                                  body=node.body, orelse=node.orelse, results=tuple(names))
-        call = templates.replace_as_expression(
-            f"{JST}.IfElse(test, true_fn, false_fn, getters, names)", test=node.test,
-            true_fn=true_fn, false_fn=false_fn, getters=getters(names), names=name_tuple(names))
+        call = runtime_call("IfElse", changed, node.test, templates.replace_as_expression(
+            true_fn), templates.replace_as_expression(false_fn), getters(names),
+            name_tuple(names))
         return defs + assign_result(names, call)

@@ -2,7 +2,8 @@
 static control flow when the test is a Variable (`_tensor_if` / `_tensor_while`)."""
 from ...ops._generated import api
 from ...static.mode import constant_var
-from .common import is_variable, load_values
+from .common import is_variable, load_values, where
+from .effects import Tracked
 from .static_if import tensor_if
 from .static_while import tensor_while
 
@@ -16,16 +17,24 @@ def _as_bool(pred):
     return pred if pred.dtype.name == "bool" else api.cast(pred, "bool")
 
 
-def _tensor_if(pred, true_fn, false_fn, values, names):
+def _tracked(effects, fn):
+    """The objects a converted if/loop changes in place, placed at `fn`'s user line."""
+    return Tracked(effects, "%s:%s" % where(fn) if effects else "")
+
+
+def _tensor_if(pred, true_fn, false_fn, values, names, effects=()):
     """Both branches as sub-blocks of one `cond` op (the one place choosing how)."""
-    return tensor_if(_as_bool(pred), true_fn, false_fn, values, names)
+    return tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
+                     _tracked(effects, true_fn))
 
 
-def IfElse(pred, true_fn, false_fn, getters, names):
-    """Run `if pred` on the loaded variables; returns their new values (a tuple)."""
+def IfElse(pred, true_fn, false_fn, getters, names, effects=()):
+    """Run `if pred` on the loaded variables; returns their new values (a tuple).
+    `effects`: (getter, attributes or None, label) of the objects the branches change in
+    place (only looked at when `pred` is a Tensor)."""
     values = load_values(getters, names, true_fn)
     if is_variable(pred):
-        return _tensor_if(pred, true_fn, false_fn, values, names)
+        return _tensor_if(pred, true_fn, false_fn, values, names, effects)
     return true_fn(*values) if pred else false_fn(*values)
 
 
@@ -37,18 +46,20 @@ def IfElseExpr(pred, true_fn, false_fn):
     return true_fn() if pred else false_fn()
 
 
-def _tensor_while(cond_fn, body_fn, values, names):
+def _tensor_while(cond_fn, body_fn, values, names, effects=()):
     """The loop-carried variables through one `while` op (the one place choosing how)."""
-    return tensor_while(cond_fn, body_fn, values, names, _as_bool)
+    return tensor_while(cond_fn, body_fn, values, names, _as_bool,
+                        _tracked(effects, cond_fn))
 
 
-def While(cond_fn, body_fn, getters, names):
-    """Run `while cond` on the loaded loop variables; returns their final values (a tuple)."""
+def While(cond_fn, body_fn, getters, names, effects=()):
+    """Run `while cond` on the loaded loop variables; returns their final values (a tuple).
+    `effects` as for IfElse (the objects the body changes in place)."""
     values = load_values(getters, names, cond_fn)
     while True:
         test = cond_fn(*values)
         if is_variable(test):
-            return _tensor_while(cond_fn, body_fn, values, names)
+            return _tensor_while(cond_fn, body_fn, values, names, effects)
         if not test:
             return values
         values = body_fn(*values)

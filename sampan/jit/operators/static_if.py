@@ -2,28 +2,43 @@
 from ...static.control_flow import cond
 from ...static.program_state import default_main_program
 from .common import Undefined, is_variable
+from .effects import ordered_like
 from .values import NoPlaceholder, as_variable, in_block, is_missing, is_number, placeholder
 
 __all__ = ["tensor_if"]
 
 
-def tensor_if(pred, true_fn, false_fn, values, names):
+def tensor_if(pred, true_fn, false_fn, values, names, tracked):
     """Run `true_fn(*values)` / `false_fn(*values)` as the branches of one `cond` op.
 
     A name bound in one branch only merges with a zero placeholder (so a later read under
-    the same condition works); when none can be built it stays Undefined."""
+    the same condition works); when none can be built it stays Undefined. Objects the
+    branches change in place (`tracked`) start each branch as they were before the if;
+    their states are outputs of the op, written back into them afterwards."""
     built, blocks, undefined = [], [], {}
+    count = len(names)
+    labels = list(names) + tracked.labels()
+    tracked.save()
 
     def branch(fn):
         def run():
+            tracked.restore()
             result = list(fn(*values))
+            if tracked:
+                result = tracked.refer(result) + tracked.states()
             built.append(result)
             blocks.append(default_main_program().current_block())
             if len(built) == 2:
-                undefined.update(_reconcile(*built, names, blocks))
+                tracked.check_pair(built[0][count:], built[1][count:])
+                undefined.update(_reconcile(*built, labels, blocks))
             return result
         return run
-    outs = cond(pred, branch(true_fn), branch(false_fn))
+    try:
+        outs = list(cond(pred, branch(true_fn), branch(false_fn)))
+    finally:
+        tracked.restore()
+    tracked.put(ordered_like(outs[count:], built[0][count:]))
+    outs = tracked.resolve(outs[:count]) if tracked else outs
     return tuple(undefined.get(k, out) for k, out in enumerate(outs))
 
 

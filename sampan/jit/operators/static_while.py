@@ -4,32 +4,55 @@ from ...static.control_flow import while_loop
 from ...static.program_state import default_main_program
 from .arrays import ArrayList, to_array
 from .common import is_variable
+from .effects import fill_state, split_state
 from .values import NoPlaceholder, is_missing, is_number, placeholder
 
 __all__ = ["tensor_while"]
 
 
-def tensor_while(cond_fn, body_fn, values, names, as_bool):
-    """Run the loop as one `while` op; returns the final values of all routed names."""
-    values = list(values)
-    if any(is_missing(v) or _is_list(v) for v in values):
-        values = _with_probe(values, _probe(body_fn, values))
+def tensor_while(cond_fn, body_fn, values, names, as_bool, tracked):
+    """Run the loop as one `while` op; returns the final values of all routed names.
+    Objects the body changes in place (`tracked`) carry their Variable and number items
+    as loop variables and hold the final values afterwards."""
+    before = list(values)
+    tracked.save()
+    if any(is_missing(v) or _is_list(v) for v in before):
+        values = _with_probe(before, _probe(body_fn, before, tracked))
+        tracked.drop({id(a) for a, v in zip(before, values) if isinstance(v, ArrayList)})
+    else:
+        values = before
     carried = [k for k, v in enumerate(values) if is_variable(v) or is_number(v)
                or isinstance(v, ArrayList)]
     start = [v.var if isinstance(v, ArrayList) else v for v in (values[k] for k in carried)]
+    template, leaves = split_state(tracked.states())
+    own = len(start)
 
     def full(loop):
-        args = list(values)
-        for k, v in zip(carried, loop):
-            args[k] = ArrayList(v) if is_variable(v) and v.kind == "array" else v
-        return args
+        tracked.put(fill_state(template, loop[own:]))
+        return _args(values, carried, loop[:own])
 
     def body(*loop):
         result = list(body_fn(*full(loop)))
         _check_invariants(values, result, names, carried)
-        return [_unwrap(result[k]) for k in carried]
-    finals = while_loop(lambda *loop: as_bool(cond_fn(*full(loop))), body, start)
-    return tuple(full(finals))
+        after, changed = split_state(tracked.states())
+        tracked.check_same(template, after)
+        return [_unwrap(result[k]) for k in carried] + changed
+    try:
+        finals = while_loop(lambda *loop: as_bool(cond_fn(*full(loop))), body,
+                            start + leaves)
+    finally:
+        tracked.restore()
+    tracked.put(fill_state(template, finals[own:]))
+    return tuple(_args(values, carried, finals[:own]))
+
+
+def _args(values, carried, loop):
+    """The routed values with the carried ones replaced by loop variables (arrays wrapped
+    as ArrayLists)."""
+    args = list(values)
+    for k, v in zip(carried, loop):
+        args[k] = ArrayList(v) if is_variable(v) and v.kind == "array" else v
+    return args
 
 
 def _is_list(value):
@@ -42,9 +65,10 @@ def _unwrap(value):
     return value.var if isinstance(value, ArrayList) else value
 
 
-def _probe(body_fn, values):
+def _probe(body_fn, values, tracked):
     """Trace the body once into a scratch block (then discarded) to learn what missing
-    values and appended lists hold; returns (results, the lists after the body)."""
+    values and appended lists hold; returns (results, the lists after the body). Objects
+    the body changes in place are put back afterwards."""
     program = default_main_program()
     count, current = len(program.blocks), program._current
     program._create_block()
@@ -54,6 +78,7 @@ def _probe(body_fn, values):
     finally:
         del program.blocks[count:]
         program._current = current
+        tracked.restore()
 
 
 def _with_probe(values, probe):

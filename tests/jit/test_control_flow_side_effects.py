@@ -1,0 +1,333 @@
+"""Python objects changed in place inside Tensor if/while/for (container items, methods,
+attributes, `x[i] = v`) become values of the cond/while op: results equal eager for both
+branch directions; what cannot be carried raises an error naming the user's line."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+from sampan.jit import to_static
+from sampan.jit.operators.effects import MutationError
+
+LOG = []
+STATE = {"n": 0}
+
+
+def t(values):
+    return paddle.to_tensor(np.asarray(values, "float32"))
+
+
+def _numpy(value):
+    """Nested results as NumPy / Python values (dict key order kept)."""
+    if isinstance(value, dict):
+        return {k: _numpy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_numpy(v) for v in value)
+    return value.numpy() if hasattr(value, "numpy") else value
+
+
+def _assert_same(a, b):
+    if isinstance(a, dict):
+        assert list(a) == list(b)
+        for k in a:
+            _assert_same(a[k], b[k])
+    elif isinstance(a, (list, tuple)):
+        assert type(a) is type(b) and len(a) == len(b)
+        for x, y in zip(a, b):
+            _assert_same(x, y)
+    else:
+        np.testing.assert_allclose(np.asarray(b, "float64"), np.asarray(a, "float64"))
+
+
+def agree(fn, *inputs):
+    """fn eager and converted give the same results for each argument tuple."""
+    static = to_static(fn)
+    for args in inputs:
+        _assert_same(_numpy(fn(*args)), _numpy(static(*args)))
+    return static
+
+
+POS, NEG = (t([1.0, 2.0]),), (t([-1.0, -2.0]),)
+
+
+def dict_item(t):
+    res = {}
+    if t > 2:
+        res["a"] = 2
+    else:
+        res["a"] = 3
+    return res
+
+
+def test_dict_item_written_in_both_branches_takes_the_taken_branch():
+    static = to_static(dict_item)
+    assert int(static(paddle.to_tensor(3))["a"]) == 2
+    assert int(static(paddle.to_tensor(1))["a"]) == 3
+
+
+def list_items(x):
+    a = [x, x]
+    if x.sum() > 0:
+        a[0] = x + 1
+    else:
+        a[1] = x - 1
+    return a
+
+
+def list_methods(x):
+    a, b = [x], [x, x + 1]
+    if x.sum() > 0:
+        a.append(x * 2)
+        v = b.pop()
+        b.insert(0, x * 3)
+    else:
+        a.extend([x * 4])
+        v = b.pop(0)
+        b.append(x * 5)
+    return a, b, v
+
+
+def dict_methods(x):
+    d = {"a": x, "b": x}
+    if x.sum() > 0:
+        d.update(a=x + 1)
+        d.setdefault("c", x * 2)
+        del d["b"]
+    else:
+        d["c"] = x * 3
+        d.pop("b")
+    return d
+
+
+def augmented(x):
+    d, a = {"s": x}, [x]
+    if x.sum() > 0:
+        d["s"] += 1
+        a[0] *= 2
+    else:
+        d["s"] -= 1
+        a[0] *= 3
+    return d["s"], a[0]
+
+
+def nested_container(x):
+    d = {"items": [x], "n": 0}
+    if x.sum() > 0:
+        d["items"].append(x + 1)
+        d["n"] = 1
+    else:
+        d["items"].append(x - 1)
+        d["n"] = 2
+    return d
+
+
+def setitem_on_tensor(x):
+    y = x * 1
+    z = y
+    if x.sum() > 0:
+        y[0] = 5.0
+    else:
+        y[1] = 7.0
+    return y, z
+
+
+def inplace_method(x):
+    y = x * 1
+    if x.sum() > 0:
+        y.add_(x)
+    return y
+
+
+class Box:
+    pass
+
+
+def plain_object(x):
+    box = Box()
+    box.v = x
+    if x.sum() > 0:
+        box.v = x + 1
+        box.w = x
+    else:
+        box.v = x - 1
+        box.w = x * 2
+    return box.v, box.w
+
+
+def global_dict(x):
+    if x.sum() > 0:
+        STATE["n"] = 1
+    else:
+        STATE["n"] = 2
+    return x + STATE["n"]
+
+
+def closure_dict(x):
+    acc = {"v": x}
+
+    def inner(y):
+        if y.sum() > 0:
+            acc["v"] = acc["v"] + y
+        else:
+            acc["v"] = acc["v"] - y
+        return acc["v"]
+    return inner(x)
+
+
+def loop_inside_if(x):
+    d = {"s": x}
+    if x.sum() > 0:
+        i = paddle.zeros([], "int64")
+        while i < 3:
+            d["s"] = d["s"] + 1
+            i += 1
+    else:
+        d["s"] = d["s"] * 10
+    return d["s"]
+
+
+@pytest.mark.parametrize("fn", [list_items, list_methods, dict_methods, augmented,
+                                nested_container, setitem_on_tensor, inplace_method,
+                                plain_object, global_dict, closure_dict, loop_inside_if])
+def test_in_place_changes_in_a_tensor_if_match_eager(fn):
+    agree(fn, POS, NEG, (t([3.0, -1.0]),))
+
+
+def aliased(x):
+    holder = {"v": x}
+    alias = holder
+    if x.sum() > 0:
+        holder["v"] = x + 1
+    else:
+        holder["v"] = x - 1
+    return alias["v"], alias is holder
+
+
+def test_container_keeps_its_identity():
+    agree(aliased, POS, NEG)
+
+
+class Net(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(2, 2)
+
+    def forward(self, x):
+        if x.sum() > 0:
+            self.h = self.fc(x)
+        else:
+            self.h = x * 0
+        self.acc = x
+        i = paddle.zeros([], "int64")
+        while i < 2:
+            self.acc = self.acc + 1
+            i += 1
+        return self.h + self.acc
+
+
+def test_attributes_of_self_in_tensor_if_and_while():
+    paddle.seed(1)
+    net = Net()
+    static = to_static(net)
+    for x in (t([1.0, 2.0]), t([-1.0, -2.0])):
+        np.testing.assert_allclose(static(x).numpy(), Net.forward(net, x).numpy(), rtol=1e-6)
+
+
+def dict_in_while(x):
+    d = {"s": x, "k": 0}
+    i = paddle.zeros([], "int64")
+    while i < 3:
+        d["s"] = d["s"] * 2
+        d["k"] = d["k"] + 1
+        i += 1
+    return d
+
+
+def list_item_in_for(x, n):
+    a = [x, x]
+    for i in range(n):
+        a[1] = a[1] + a[0]
+    return a
+
+
+def object_in_for(x, n):
+    box = Box()
+    box.v = x
+    for i in range(n):
+        box.v = box.v * 2
+    return box.v
+
+
+def test_in_place_changes_in_tensor_loops_match_eager():
+    agree(dict_in_while, POS, NEG)
+    for n in (0, 1, 4):
+        agree(list_item_in_for, POS + (paddle.to_tensor(n),))
+        agree(object_in_for, NEG + (paddle.to_tensor(n),))
+    static = to_static(list_item_in_for)
+    for n in (0, 2, 5):  # one program, the count read at run time
+        _assert_same(_numpy(list_item_in_for(POS[0], n)),
+                     _numpy(static(POS[0], paddle.to_tensor(n))))
+    assert len(static.program_cache) == 1
+
+
+def log_in_python_loop(x):
+    for k in range(3):
+        LOG.append(k)
+        x = x + k
+    return x
+
+
+def test_global_list_appended_in_a_python_loop_is_not_a_loop_variable():
+    LOG.clear()
+    out = to_static(log_in_python_loop)(t([1.0]))
+    np.testing.assert_allclose(out.numpy(), [4.0])
+    assert LOG == [0, 1, 2]
+
+
+def appended_in_one_branch(x):
+    a = []
+    if x.sum() > 0:
+        a.append(x)
+    return a
+
+
+def log_in_tensor_loop(x, n):
+    for i in range(n):
+        LOG.append(1)
+        x = x + 1
+    return x
+
+
+def key_added_in_one_branch(x):
+    d = {}
+    if x.sum() > 0:
+        d["a"] = -x
+    return x
+
+
+@pytest.mark.parametrize("fn, args, line, message", [
+    (appended_in_one_branch, POS, 2, "1 items in the true branch, 0 in the false branch"),
+    (key_added_in_one_branch, POS, 2, "keys ['a'] in the true branch, [] in the false"),
+    (log_in_tensor_loop, (t([1.0]), paddle.to_tensor(3)), 1,
+     "'LOG' is changed inside a loop whose condition is a Tensor"),
+])
+def test_changes_that_cannot_be_carried_name_the_user_line(fn, args, line, message):
+    """`line`: the if/for statement's offset from the def line."""
+    with pytest.raises(MutationError) as info:
+        to_static(fn)(*args)
+    text = str(info.value)
+    assert message in text
+    assert f"test_control_flow_side_effects.py:{fn.__code__.co_firstlineno + line}" in text
+
+
+def test_python_condition_keeps_plain_python_side_effects():
+    @to_static
+    def fn(x, flag):
+        d = {"n": 0}
+        if flag:
+            d["n"] = 1
+            LOG.append("taken")
+        return x + d["n"]
+
+    LOG.clear()
+    np.testing.assert_allclose(fn(t([1.0]), True).numpy(), [2.0])
+    assert LOG == ["taken"]
