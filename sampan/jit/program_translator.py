@@ -190,6 +190,23 @@ def _check_outputs(outputs):
     return outputs
 
 
+def _check_escaped(program, outputs):
+    """Raise when a returned Variable belongs to a sub-block: it was computed inside a
+    Tensor if/loop and left it through a Python object the converter does not track."""
+    for value in _all_leaves(outputs):
+        if not is_variable(value) or value.block.idx == 0:
+            continue
+        origin = next((op.origin for op in value.block.ops
+                       if value.name in op.output_arg_names and op.origin), None)
+        where = f"{origin[0]}:{origin[1]} ({origin[3].strip()})" if origin else "a sub-block"
+        raise ValueError(
+            f"to_static: the returned value {value.name!r} was computed at {where}, inside an "
+            f"if/loop whose condition is a Tensor, and left it through a Python object "
+            f"changed where the converter cannot see it (in a called function, for "
+            f"example); assign it to a variable, or change the object in the if/loop body "
+            f"itself")
+
+
 def _all_leaves(obj):
     """Every non-container value of a nested list/tuple/dict."""
     if isinstance(obj, (list, tuple)):
@@ -417,6 +434,7 @@ class StaticFunction:
             attach_user_frames(exc)
             raise
         translate_origins(main)
+        _check_escaped(main, outputs)
         if not self._training and not isinstance(self._instance, Layer):
             _mark_test(main)
         # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to

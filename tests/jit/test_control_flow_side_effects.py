@@ -185,7 +185,22 @@ def loop_inside_if(x):
     return d["s"]
 
 
-@pytest.mark.parametrize("fn", [list_items, list_methods, dict_methods, augmented,
+def _store(d, key, value):
+    d[key] = value
+
+
+def changed_by_a_call(x):
+    d = {}
+    if x.sum() > 0:
+        _store(d, "a", 2)
+        _store(d, "t", x + 1)
+    else:
+        _store(d, "a", 3)
+        _store(d, "t", x - 1)
+    return x + d["a"], d["t"]
+
+
+@pytest.mark.parametrize("fn", [changed_by_a_call, list_items, list_methods, dict_methods, augmented,
                                 nested_container, setitem_on_tensor, inplace_method,
                                 plain_object, global_dict, closure_dict, loop_inside_if])
 def test_in_place_changes_in_a_tensor_if_match_eager(fn):
@@ -267,6 +282,33 @@ def test_in_place_changes_in_tensor_loops_match_eager():
         _assert_same(_numpy(list_item_in_for(POS[0], n)),
                      _numpy(static(POS[0], paddle.to_tensor(n))))
     assert len(static.program_cache) == 1
+
+
+def append_under_if_in_loop(x, n):
+    outs = []
+    for i in range(n):
+        if x.sum() > 0:
+            outs.append(x + i)
+        else:
+            outs.append(x - i)
+    return paddle.stack(outs)
+
+
+def append_in_one_branch_in_loop(x, n):
+    outs = [x]
+    for i in range(n):
+        if (x * i).sum() > 2:
+            outs.append(x * i)
+    return paddle.concat(outs)
+
+
+@pytest.mark.parametrize("fn", [append_under_if_in_loop, append_in_one_branch_in_loop])
+def test_appends_under_a_tensor_if_in_a_tensor_loop_fill_a_tensor_array(fn):
+    static = to_static(fn)
+    for x in (POS[0], NEG[0]):
+        for n in (1, 3):
+            np.testing.assert_allclose(static(x, paddle.to_tensor(n)).numpy(),
+                                       fn(x, n).numpy())
 
 
 def log_in_python_loop(x):

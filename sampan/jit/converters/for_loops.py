@@ -1,11 +1,16 @@
 """`for x in seq` -> an index-driven while loop over `_jst.Range/Enumerate/Zip/Sequence(...)`."""
 import ast
 
-from ..pyct import templates
+from ..pyct import anno, templates
 from ..pyct.transformer import Base
 from .common import JST
 
-__all__ = ["ForConverter"]
+__all__ = ["ForConverter", "SEQUENCE"]
+
+SEQUENCE = "jit.for_sequence"
+"""Annotation on the `seq = ...` statement of a converted for loop: an enclosing loop need
+not carry that name (it is bound afresh before each use; liveness keeps it alive only
+because the loop's helper functions capture it)."""
 
 _TEMPLATE = f"""
 seq = iterable
@@ -37,7 +42,9 @@ class ForConverter(Base):
         if node.orelse:
             return node
         namer = self.ctx.namer
-        return templates.replace(_TEMPLATE, seq=namer.new_symbol("for_seq"),
+        code = templates.replace(_TEMPLATE, seq=namer.new_symbol("for_seq"),
                                  index=namer.new_symbol("for_index"),
                                  iterable=_sequence_call(node.iter), target=node.target,
                                  body=node.body)
+        anno.setanno(code[0], SEQUENCE, True)
+        return code

@@ -32,7 +32,7 @@ class IfElseConverter(Base):
         # Live after the if (merged), or read in a branch before it is written (passed in).
         live = {str(n) for key in (liveness.LIVE_OUT, liveness.BODY_LIVE_IN,
                                    liveness.ORELSE_LIVE_IN) for n in anno.getanno(node, key)}
-        changed = mutations(node.body + node.orelse)
+        changed = mutations(node.body + node.orelse, calls=True)
         names = routed_names(body_scope, {n for n in bound if str(n) in live}
                              | changed_roots(changed, body_scope, bound, live))
         if names is None:

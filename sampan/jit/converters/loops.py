@@ -3,6 +3,7 @@ from ..pyct import activity, anno, liveness, templates
 from ..pyct.transformer import Base
 from .common import (KEEP_PYTHON, assign_result, changed_roots, getters, has_jump,
                      name_tuple, python_only, routed_names, runtime_call)
+from .for_loops import SEQUENCE
 from .mutations import mutations
 
 __all__ = ["WhileConverter"]
@@ -21,6 +22,7 @@ def _carried(node, body_scope, changed):
     written in the body, or read after the loop), and local names whose object the body
     changes in place (a list appended to becomes a tensor array in a Tensor loop)."""
     live = {str(n) for n in anno.getanno(node, liveness.LIVE_IN)}
+    live -= {t.id for s in node.body if anno.hasanno(s, SEQUENCE) for t in s.targets}
     bound = {n for n in body_scope.bound if str(n) in live}
     return bound | changed_roots(changed, body_scope, body_scope.bound, live)
 

@@ -51,6 +51,7 @@ class Mutations:
     def __init__(self):
         self.containers = {}  # source text -> path node
         self.attributes = {}  # source text of the object -> (path node, [attribute names])
+        self.passed = {}  # names given to calls: changed only if the callee does (text -> node)
 
     def _contents(self, node):
         path = _container(node)
@@ -85,6 +86,8 @@ class Mutations:
     def runtime_spec(self):
         """`((lambda: obj, None, 'obj'), (lambda: o, ('a', 'b'), 'o'), ...)` for the runtime."""
         entries = [(path, None, text) for text, path in sorted(self.containers.items())]
+        entries += [(path, (), text) for text, path in sorted(self.passed.items())
+                    if text not in self.containers]
         entries += [(path, tuple(attrs), text)
                     for text, (path, attrs) in sorted(self.attributes.items())]
         return ast.Tuple(elts=[ast.Tuple(elts=[
@@ -95,7 +98,7 @@ class Mutations:
             ctx=ast.Load())
 
     def __bool__(self):
-        return bool(self.containers or self.attributes)
+        return bool(self.containers or self.attributes or self.passed)
 
 
 def _copy(path):
@@ -128,13 +131,24 @@ def _nested_spec(call, found):
         path = path.body
         if isinstance(attrs, ast.Constant):
             found.containers.setdefault(ast.unparse(path), path)
+        elif not attrs.elts:
+            found.passed.setdefault(ast.unparse(path), path)
         else:
             for attr in attrs.elts:
                 found._attribute(ast.Attribute(value=path, attr=attr.value, ctx=ast.Store()))
 
 
-def mutations(statements):
-    """The Mutations of `statements` (nested function and class bodies excluded)."""
+def _arguments(call, found):
+    """Record the plain names a (user) call receives: the callee may change them."""
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        arg = arg.value if isinstance(arg, ast.Starred) else arg
+        if isinstance(arg, ast.Name) and arg.id != JST:
+            found.passed.setdefault(arg.id, arg)
+
+
+def mutations(statements, calls=False):
+    """The Mutations of `statements` (nested function and class bodies excluded); with
+    `calls`, also the names passed to calls (a Tensor if checks whether they changed)."""
     found = Mutations()
     stack = list(statements)
     while stack:
@@ -152,5 +166,7 @@ def mutations(statements):
                 _nested_spec(node, found)
             elif isinstance(func, ast.Attribute) and _in_place_method(func.attr):
                 found._contents(func.value)
+            elif calls and func is not node.func:  # a user call, `_jst.Call(f)(...)`
+                _arguments(node, found)
         stack.extend(ast.iter_child_nodes(node))
     return found

@@ -3,7 +3,12 @@ from ...static.control_flow import (array_join, array_length, array_read, array_
                                     create_array)
 from .common import is_variable
 
-__all__ = ["ArrayList", "to_array", "reader"]
+__all__ = ["ArrayList", "ProbeList", "to_array", "reader"]
+
+
+class ProbeList(list):
+    """A copy of a list given to the scratch trace of a Tensor loop's body, which learns
+    whether the body appends to it; changes to it inside Tensor ifs are not tracked."""
 
 
 class ArrayList:

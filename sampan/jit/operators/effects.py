@@ -4,6 +4,7 @@ Variables written by `x[i] = v`. Their state becomes outputs of the `cond` op (o
 of the `while` op) and is written back into the same objects, so each branch starts from
 the state before the if and the change of the branch taken is the one that lands."""
 from ...static.framework import Variable
+from .arrays import ArrayList, ProbeList
 from .common import is_variable
 
 __all__ = ["Tracked", "MutationError", "split_state", "fill_state", "ordered_like"]
@@ -11,6 +12,7 @@ __all__ = ["Tracked", "MutationError", "split_state", "fill_state", "ordered_lik
 _FIELDS = ("block", "name", "_shape", "_dtype", "persistable", "stop_gradient", "kind",
            "is_data")
 _MISSING = object()
+UNCHANGED = "<unchanged>"  # the state of a slot neither branch changed (no op output)
 
 
 class MutationError(ValueError):
@@ -50,7 +52,9 @@ def _restore(snap):
     elif kind is tuple:
         for s in data:
             _restore(s)
-    elif kind is Variable:
+    elif kind is Variable and _fields(value) != data:
+        if value.block.vars.get(value.name) is value:  # renamed by x[i] = v: the block
+            value.block.adopt_var(_handle(value))      # keeps the new value's object
         _set_fields(value, data)
     return value
 
@@ -60,9 +64,32 @@ def _handle(var):
     between branches, so what a branch produced must not be read through it."""
     copy = Variable.__new__(Variable)
     _set_fields(copy, _fields(var))
-    if var.block.vars.get(var.name) is var:
-        var.block.adopt_var(copy)
     return copy
+
+
+def _original(snap):
+    """The state a snapshot stands for (Variables by their name then)."""
+    kind, value, data = snap
+    if kind in (list, tuple):
+        return kind(_original(s) for s in data)
+    if kind is dict:
+        return {k: _original(s) for k, s in data}
+    return data[1] if kind is Variable else value
+
+
+def _same(state, original):
+    """True when a captured state equals the original one (leaves by identity, Variables
+    by name)."""
+    if isinstance(state, (list, tuple)) or isinstance(original, (list, tuple)):
+        return (type(state) is type(original) and len(state) == len(original)
+                and all(map(_same, state, original)))
+    if isinstance(state, dict) or isinstance(original, dict):
+        return (isinstance(state, dict) and isinstance(original, dict)
+                and list(state) == list(original)
+                and all(_same(state[k], original[k]) for k in state))
+    if is_variable(state):
+        return state.name == original
+    return state is original
 
 
 def capture(value):
@@ -116,6 +143,9 @@ class _Slot:
     def save(self):
         self.snap = _snap(self.get())
 
+    def original(self):
+        return _original(self.snap)
+
     def restore(self):
         value = _restore(self.snap)
         if self.attr is not None:
@@ -126,7 +156,7 @@ class _Slot:
                 setattr(self.obj, self.attr, value)
 
     def put(self, state):
-        if state is _MISSING:
+        if state is _MISSING or state is UNCHANGED:
             return
         if self.attr is None:
             if is_variable(self.obj):  # written by x[i] = v: the object takes the value
@@ -152,9 +182,11 @@ class Tracked:
                 obj = getter()
             except (NameError, AttributeError, LookupError, TypeError):
                 continue  # not there before the if/loop: nothing of it to protect
-            if attrs is None:
+            if attrs is None or attrs == ():  # () : passed to a call, maybe changed there
+                obj = obj.var if isinstance(obj, ArrayList) else obj  # a tensor array
                 key = (id(obj), None)
-                if key in seen or obj is None or _immutable(obj):
+                if (key in seen or obj is None or _immutable(obj)
+                        or isinstance(obj, ProbeList) or (attrs == () and not _trackable(obj))):
                     continue
                 if not _trackable(obj):
                     raise MutationError(
@@ -219,6 +251,13 @@ class Tracked:
     def resolve(self, results):
         """Results with references turned back into the tracked objects."""
         return [self.slots[v.slot].obj if isinstance(v, _Ref) else v for v in results]
+
+    def prune(self, a, b):
+        """Mark (in place) the slots neither branch changed, so they add no op outputs."""
+        for k, slot in enumerate(self.slots):
+            original = slot.original()
+            if _same(a[k], original) and _same(b[k], original):
+                a[k] = b[k] = UNCHANGED
 
     def check_pair(self, a, b):
         """Raise when two branch states of the same slot cannot merge (a key or item added

@@ -6,14 +6,10 @@ __all__ = ["Range", "Enumerate", "Zip", "Sequence", "Item"]
 
 
 class _Rows:
-    """The rows `x[i]` of a Variable whose first dimension is known while building."""
+    """The rows `x[i]` of a Variable whose first dimension is known while building (the
+    loop unrolls)."""
 
     def __init__(self, var):
-        if not var.shape or var.shape[0] < 0:
-            raise NotImplementedError(
-                f"for ... in Tensor: {var.name!r} has shape {var.shape}; iterating a Tensor "
-                f"needs a known first dimension while the Program is built (give a fixed "
-                f"size in input_spec, or loop over range(n) with a Python n)")
         self.var, self.n = var, var.shape[0]
 
     def __len__(self):
@@ -23,11 +19,42 @@ class _Rows:
         return self.var[index]
 
 
+class _RunTimeRows(_Rows):
+    """The rows of a Variable whose first dimension is only known at run time: its length
+    is a Variable (a shape op), so the loop over it is a Tensor loop."""
+
+    def __init__(self, var):
+        super().__init__(var)
+        self.length = api.shape(var)[0]
+
+    def static_len(self):
+        """The number of rows (a 0-d int64 Variable)."""
+        return self.length
+
+    def __len__(self):
+        raise TypeError(f"len() of the rows of {self.var.name!r} (shape {list(self.var.shape)}) "
+                        f"is only known when the Program runs")
+
+
+def _rows(var):
+    """The rows of Variable `var`, iterated in Python or by a Tensor loop."""
+    if not var.shape:
+        raise TypeError(f"iteration over a 0-d Tensor {var.name!r}")
+    return _Rows(var) if var.shape[0] >= 0 else _RunTimeRows(var)
+
+
+def _length(seq):
+    """len(seq), or its run-time length Variable."""
+    return seq.static_len() if hasattr(seq, "static_len") else len(seq)
+
+
 class _Enumerated:
     """`enumerate(seq, start)` as an indexable sequence."""
 
     def __init__(self, seq, start):
         self.seq, self.start = seq, start
+        if hasattr(seq, "static_len"):
+            self.static_len = seq.static_len
 
     def __len__(self):
         return len(self.seq)
@@ -41,9 +68,20 @@ class _Zipped:
 
     def __init__(self, seqs):
         self.seqs = seqs
+        if any(hasattr(s, "static_len") for s in seqs):
+            self.static_len = self._run_time_len
 
     def __len__(self):
         return min((len(s) for s in self.seqs), default=0)
+
+    def _run_time_len(self):
+        """The shortest length, as a Variable."""
+        lengths = [_length(s) for s in self.seqs]
+        out = lengths[0]
+        for n in lengths[1:]:
+            out = api.minimum(*(v if is_variable(v) else api.full([], v, "int64")
+                                for v in (out, n)))
+        return out
 
     def __getitem__(self, index):
         return tuple(s[index] for s in self.seqs)
@@ -52,7 +90,7 @@ class _Zipped:
 def Sequence(iterable):
     """`iterable` as something with len() and [i]: Tensor rows, or the Python items."""
     if is_variable(iterable):
-        return _Rows(iterable)
+        return _rows(iterable)
     if hasattr(iterable, "static_len"):
         return iterable
     if isinstance(iterable, (list, tuple, range, str)):

@@ -1,7 +1,7 @@
 """A converted `if` (or ternary) on a Tensor: both branches traced into `static.nn.cond`."""
 from ...static.control_flow import cond
 from ...static.program_state import default_main_program
-from .common import Undefined, is_variable
+from .common import NO_RETURN, Undefined, is_variable
 from .effects import ordered_like
 from .values import NoPlaceholder, as_variable, in_block, is_missing, is_number, placeholder
 
@@ -29,7 +29,9 @@ def tensor_if(pred, true_fn, false_fn, values, names, tracked):
             built.append(result)
             blocks.append(default_main_program().current_block())
             if len(built) == 2:
-                tracked.check_pair(built[0][count:], built[1][count:])
+                if tracked:
+                    tracked.prune(built[0][count:], built[1][count:])
+                    tracked.check_pair(built[0][count:], built[1][count:])
                 undefined.update(_reconcile(*built, labels, blocks))
             return result
         return run
@@ -67,7 +69,9 @@ def _pair(a, b, block_a, block_b):
         return a, b
     if is_missing(a) or is_missing(b):
         with in_block(block_a if is_missing(a) else block_b):
-            return (placeholder(b), b) if is_missing(a) else (a, placeholder(a))
+            unread = (a if is_missing(a) else b) is NO_RETURN
+            return ((placeholder(b, unread), b) if is_missing(a)
+                    else (a, placeholder(a, unread)))
     if isinstance(a, (list, tuple)) and type(a) is type(b) and len(a) == len(b):
         pairs = [_pair(x, y, block_a, block_b) for x, y in zip(a, b)]
         return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)

@@ -2,8 +2,8 @@
 `static.nn.while_loop`; lists become tensor arrays, missing values get placeholders."""
 from ...static.control_flow import while_loop
 from ...static.program_state import default_main_program
-from .arrays import ArrayList, to_array
-from .common import is_variable
+from .arrays import ArrayList, ProbeList, to_array
+from .common import NO_RETURN, is_variable
 from .effects import fill_state, split_state
 from .values import NoPlaceholder, is_missing, is_number, placeholder
 
@@ -72,7 +72,7 @@ def _probe(body_fn, values, tracked):
     program = default_main_program()
     count, current = len(program.blocks), program._current
     program._create_block()
-    args = [list(v) if _is_list(v) else v for v in values]
+    args = [ProbeList(v) if _is_list(v) else v for v in values]
     try:
         return list(body_fn(*args)), args
     finally:
@@ -88,7 +88,7 @@ def _with_probe(values, probe):
     for v, result, after in zip(values, results, lists):
         if is_missing(v):
             try:
-                v = placeholder(result)
+                v = placeholder(result, unread=v is NO_RETURN)
             except NoPlaceholder:
                 pass
         elif _is_list(v) and len(after) > len(v):

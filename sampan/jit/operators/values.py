@@ -35,20 +35,23 @@ def is_number(value):
     return isinstance(value, (bool, int, float))
 
 
-def placeholder(like):
+def placeholder(like, unread=False):
     """Zeros shaped like `like` (a Variable, number or container of them); Python objects
-    stand for themselves. Raises NoPlaceholder for dims only known at run time."""
+    stand for themselves. Raises NoPlaceholder for dims only known at run time, unless
+    `unread` (a pending return value, never read on the path that holds the stand-in):
+    then those dims are 0."""
     if isinstance(like, (list, tuple)):
-        return type(like)(placeholder(v) for v in like)
+        return type(like)(placeholder(v, unread) for v in like)
     if isinstance(like, dict):
-        return {k: placeholder(v) for k, v in like.items()}
+        return {k: placeholder(v, unread) for k, v in like.items()}
     if is_missing(like):
         raise NoPlaceholder(like)
     if not is_variable(like):
         return like
-    if like.kind != "dense" or any(d < 0 for d in like.shape):
+    if like.kind != "dense" or (not unread and any(d < 0 for d in like.shape)):
         raise NoPlaceholder(like)
-    return api.full(list(like.shape), False if like.dtype.name == "bool" else 0, like.dtype)
+    return api.full([max(d, 0) for d in like.shape],
+                    False if like.dtype.name == "bool" else 0, like.dtype)
 
 
 def _number_dtype(*values):
