@@ -88,14 +88,17 @@ class RetraceMonitor:
         return changed + sorted(k for k in set(old_kwargs) | set(kwargs)
                                 if old_kwargs.get(k) != kwargs.get(k))
 
-    def traced(self, args, kwargs):
-        """Record one trace of arguments (keys per argument); warn when too many."""
+    def traced(self, args, kwargs, guard=None):
+        """Record one trace of arguments (keys per argument); warn when too many. `guard`
+        names the failed graph-break guard that caused the trace, if one did."""
         keys = ([value_key(a) for a in args], {k: value_key(v) for k, v in kwargs.items()})
         changed = self._changed(*keys) or ["the layer's train/eval mode"]
         self.traces, self.last = self.traces + 1, keys
         if self.traces > MAX_TRACES:
+            cause = (f"{guard}. Return such values as Tensors instead of reading them" if guard
+                     else f"a change of argument(s) {', '.join(map(repr, changed))}. Pass "
+                          f"Python values that change as Tensors, or give an input_spec "
+                          f"with None dims")
             warnings.warn(f"to_static function {self.fn_name!r} was traced {self.traces} times "
-                          f"(more than {MAX_TRACES}); this trace was caused by a change of "
-                          f"argument(s) {', '.join(map(repr, changed))}. Pass Python values "
-                          f"that change as Tensors, or give an input_spec with None dims",
+                          f"(more than {MAX_TRACES}); this trace was caused by {cause}",
                           stacklevel=4)

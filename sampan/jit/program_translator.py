@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import static
 from ..core.dispatch import current_mode, mode_guard
-from ..eager.grad_mode import enable_grad
+from ..eager.grad_mode import STATE as GRAD_STATE, enable_grad
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
 from ..static.framework import Program
@@ -21,10 +21,15 @@ from .errors import attach_user_frames, translate_origins
 from .operators.common import Undefined, is_variable
 from .partial_program import PartialProgram, leaves, map_structure
 from .pyct import loader, origin, source, templates
+from .pyct.source import SourceUnavailableError
+from .segments import breaks
+from .segments.builder import SegmentBuilder
+from .segments.call import SegmentedCalls
 from .pyct.naming import Namer
 from .pyct.transformer import Context
 
-__all__ = ["StaticFunction", "ConcreteProgram", "convert_function", "enable_to_static"]
+__all__ = ["StaticFunction", "ConcreteProgram", "convert_function", "convert_or_keep",
+           "enable_to_static"]
 
 _CONVERTED = "__sampan_converted__"  # the attribute caching a function's conversion
 
@@ -81,6 +86,22 @@ def _convert(fn):
     converted.__kwdefaults__ = info.fn.__kwdefaults__
     converted.__sampan_code__ = code
     return converted
+
+
+def convert_or_keep(fn):
+    """The converted `fn`, or `fn` itself when it cannot be converted: no source (always),
+    or a construct the converters refuse (while a full_graph=False trace runs, where Python
+    that stays Python breaks the graph instead of failing)."""
+    try:
+        return convert_function(fn)
+    except SourceUnavailableError as exc:
+        breaks.keep_as_python(fn, f"no source ({exc})")
+    except NotImplementedError as exc:
+        if not breaks.active():
+            raise
+        breaks.keep_as_python(fn, str(exc).split("\n")[0])
+    log.event(1, f"to_static: {getattr(fn, '__qualname__', fn)} runs as Python (not converted)")
+    return fn
 
 
 def _globals_with_jst(module_globals):
@@ -263,6 +284,7 @@ class StaticFunction:
         names = parameter_names(self._fn)
         self._arg_names = names[1:] if self._instance is not None else names
         self._monitor = RetraceMonitor(self._fn.__qualname__, self._arg_names)
+        self._segments = SegmentedCalls(self)
 
     def _options(self):
         """The decoration's arguments, to make another StaticFunction of the same kind."""
@@ -306,8 +328,12 @@ class StaticFunction:
         return self._bind(self._fn)
 
     def converted_callable(self):
-        """The converted function (bound to its layer for methods)."""
-        return self._bind(convert_function(self._fn))
+        """The converted function (bound to its layer for methods); under full_graph=False a
+        function that cannot be converted (no source, a generator) runs as written, and its
+        graph breaks where Python needs a value."""
+        if self._full_graph:
+            return self._bind(convert_function(self._fn))
+        return self._bind(convert_or_keep(self._fn))
 
     @property
     def code(self):
@@ -353,8 +379,9 @@ class StaticFunction:
         self._training = training
 
     def get_traced_count(self):
-        """How many Programs have been traced (one per input signature)."""
-        return len(self._cache)
+        """How many input signatures have been traced (one Program each, or under
+        full_graph=False one tree of segments when the function breaks its graph)."""
+        return len(self._cache) + len(self._segments.trees)
 
     def concrete_program_specify_input_spec(self, input_spec=None, with_hook=False,
                                             is_prim_infer=False):
@@ -365,6 +392,8 @@ class StaticFunction:
         if spec is not None:
             return self._concrete(list(spec), {})
         if self._last is None:
+            if self._segments.last_breaks:
+                self._segments.first_break()
             raise ValueError(f"no program of {self._fn.__qualname__} yet: call it first or "
                              f"give input_spec to to_static")
         return self._last
@@ -412,7 +441,27 @@ class StaticFunction:
         return program
 
     def _build(self, args, kwargs):
-        """Trace the converted function into a new Program."""
+        """Trace the converted function into a new Program (under full_graph=False, a graph
+        break here has no values to run on and raises GraphBreakError naming it)."""
+        breaks = None if self._full_graph else self._segment_builder(None)
+        return self._concrete_of(self._trace(args, kwargs, breaks))
+
+    def _concrete_of(self, traced):
+        """The ConcreteProgram of a trace (main, startup, input names, outputs, state)."""
+        main, startup, input_names, outputs, state = traced
+        translate_origins(main)
+        _check_escaped(main, outputs)
+        if not self._training and not isinstance(self._instance, Layer):
+            _mark_test(main)
+        # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to
+        # the result, while the data Variable keeps its name
+        inputs = [main.global_block().var(name) for name in input_names]
+        return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy)
+
+    def _trace(self, args, kwargs, breaks=None):
+        """Run the converted function on static Variables; (main, startup, input names,
+        outputs, state). `breaks`, a SegmentBuilder, cuts the Program where Python needs a
+        value (full_graph=False)."""
         main, startup = Program(), Program()
         input_names = []
 
@@ -426,21 +475,16 @@ class StaticFunction:
             # traced with gradients on, so the program does not depend on whether the
             # caller ran under no_grad (run_program decides that per call)
             with static.program_guard(main, startup), mode_guard(STATIC), enable_grad(), \
-                    _static_state(self._instance, main.global_block()) as state:
+                    _static_state(self._instance, main.global_block()) as state, \
+                    (breaks.tracing(main, state, input_names) if breaks is not None
+                     else contextlib.nullcontext()):
                 static_args = map_structure(make_data, args)
                 static_kwargs = map_structure(make_data, kwargs)
                 outputs = _check_outputs(fn(*static_args, **static_kwargs))
         except Exception as exc:
             attach_user_frames(exc)
             raise
-        translate_origins(main)
-        _check_escaped(main, outputs)
-        if not self._training and not isinstance(self._instance, Layer):
-            _mark_test(main)
-        # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to
-        # the result, while the data Variable keeps its name
-        inputs = [main.global_block().var(name) for name in input_names]
-        return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy)
+        return main, startup, input_names, outputs, state
 
     def __call__(self, *args, **kwargs):
         if not _Switch.enabled or self._property:
@@ -449,8 +493,36 @@ class StaticFunction:
             return self.converted_callable()(*args, **kwargs)
         if kwargs or not set(map(type, args)) <= _PLAIN:
             args, kwargs = _arrays_as_tensors(args), _arrays_as_tensors(kwargs)
+        if not self._full_graph:
+            return self._segments.call(args, kwargs)
         program = self._concrete(args, kwargs)
         return program.partial_program(_tensor_leaves(args, kwargs))
+
+    def _segment_builder(self, live):
+        """A SegmentBuilder for one trace (`live`: the call's input tensors, or None)."""
+        return SegmentBuilder(self._fn.__qualname__, live, self._is_training(),
+                              GRAD_STATE.enabled, self._build_strategy)
+
+    def _is_training(self):
+        layer = self._instance
+        return layer.training if isinstance(layer, Layer) else self._training
+
+    @property
+    def full_graph(self):
+        """False when Python reading a tensor's value breaks the graph into segments
+        instead of raising (Paddle 3's default)."""
+        return self._full_graph
+
+    @property
+    def graph_breaks(self):
+        """The graph breaks of the most recent call, in order (GraphBreak: file, line,
+        function, source text, operation); empty when it ran one Program."""
+        return self._segments.last_breaks
+
+    @property
+    def last_call(self):
+        """CallStats of the most recent call: segments run, whether it traced."""
+        return self._segments.last_call
 
     def rollback(self):
         """Undo `to_static(layer)`; returns the original function."""

@@ -4,13 +4,47 @@ Plain data with `__slots__`; every edit goes through a Block method (create_var,
 append_op, insert_op, remove_op, ...) which bumps the Program's version so compiled
 plans know when to rebuild.
 """
+import contextlib
+import threading
+
 from ..core import dtype as dtypes
 from ..core.place import CPUPlace
 from ..ops._generated.methods import TensorOperators
 from ..ops.axis_views import AxisViewsMixin
 from ..ops.indexing_methods import IndexingMixin
 
-__all__ = ["Program", "Block", "Operator", "Variable", "Parameter"]
+__all__ = ["Program", "Block", "Operator", "Variable", "Parameter", "reading_values"]
+
+
+class _ValueReader(threading.local):
+    """Per thread: who answers when Python needs a Variable's value (None: nobody, the
+    read is an error). to_static's graph-break mode installs one (`reading_values`)."""
+
+    read = None
+
+
+_READER = _ValueReader()
+
+
+@contextlib.contextmanager
+def reading_values(read):
+    """Inside: `bool/float/int(var)`, `var.numpy()/.item()/.tolist()` return
+    `read(var, kind, args)` (kind: "bool", "float", "int", "numpy", "item", "tolist")
+    instead of raising TypeError."""
+    previous = _READER.read
+    _READER.read = read
+    try:
+        yield
+    finally:
+        _READER.read = previous
+
+
+def _concrete(var, kind, refusal, args=()):
+    """The value Python asks of `var` from the active reader, else TypeError(refusal)."""
+    read = _READER.read
+    if read is None:
+        raise TypeError(refusal)
+    return read(var, kind, args)
 
 
 class Variable(IndexingMixin, AxisViewsMixin, TensorOperators):
@@ -74,10 +108,10 @@ class Variable(IndexingMixin, AxisViewsMixin, TensorOperators):
     __hash__ = object.__hash__
 
     def __bool__(self):
-        raise TypeError(
+        return _concrete(self, "bool", (
             f"the truth value of static Variable {self.name!r} is unknown while the Program "
             f"is built; use static.nn.cond / while_loop, or sampan.jit.to_static which "
-            f"converts Python if/while on tensors")
+            f"converts Python if/while on tensors"))
 
     def __len__(self):
         if not self._shape:
@@ -91,17 +125,26 @@ class Variable(IndexingMixin, AxisViewsMixin, TensorOperators):
         return (self[i] for i in range(len(self)))
 
     def __float__(self):
-        raise TypeError(f"float() of static Variable {self.name!r}: its value exists only "
-                        f"when the Program runs")
+        return _concrete(self, "float", f"float() of static Variable {self.name!r}: its "
+                                        f"value exists only when the Program runs")
 
-    __int__ = __float__
+    def __int__(self):
+        return _concrete(self, "int", f"int() of static Variable {self.name!r}: its value "
+                                      f"exists only when the Program runs")
+
+    def _no_value(self):
+        return (f"static Variable {self.name!r} has no value while the Program is built "
+                f"(under to_static or static mode); read values outside the converted "
+                f"function, or return the tensor and call .numpy() on it")
 
     def numpy(self):
-        raise TypeError(f"static Variable {self.name!r} has no value while the Program is "
-                        f"built (under to_static or static mode); read values outside the "
-                        f"converted function, or return the tensor and call .numpy() on it")
+        return _concrete(self, "numpy", self._no_value())
 
-    item = tolist = numpy
+    def item(self, *args):
+        return _concrete(self, "item", self._no_value(), args)
+
+    def tolist(self):
+        return _concrete(self, "tolist", self._no_value())
 
     def astype(self, dtype):
         """This variable cast to `dtype`."""

@@ -17,7 +17,8 @@ from .framework import Variable
 from .program_state import default_main_program
 
 __all__ = ["StaticMode", "STATIC", "user_origin", "constant_var",
-           "register_origin_translator", "capturing_tensors", "outputs_named_after"]
+           "register_origin_translator", "capturing_tensors", "observing_arguments",
+           "outputs_named_after"]
 
 _SAMPAN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRANSLATORS = []
@@ -80,6 +81,28 @@ def capturing_tensors(tensor_to_var):
         yield
     finally:
         _CAPTURE.tensor_to_var = previous
+
+
+class _Observer(threading.local):
+    """Per thread: a function shown the Python arguments of every op recorded (None: none)."""
+
+    observe = None
+
+
+_OBSERVER = _Observer()
+
+
+@contextlib.contextmanager
+def observing_arguments(observe):
+    """Inside: `observe(tensors, attrs)` sees each recorded op's arguments before they are
+    converted (to_static's graph-break mode learns there which values read at a break a
+    Program depends on)."""
+    previous = _OBSERVER.observe
+    _OBSERVER.observe = observe
+    try:
+        yield
+    finally:
+        _OBSERVER.observe = previous
 
 
 class _LayerPrefix(threading.local):
@@ -161,6 +184,8 @@ class StaticMode:
 
     def run_op(self, op, tensors, attrs):
         """Infer output metas, create output Variables and append the Operator."""
+        if _OBSERVER.observe is not None:
+            _OBSERVER.observe(tensors, attrs)
         like = _first_dtype(tensors)
         vars_in = [_as_var(op, n, k, v, like)
                    for n, k, v in zip(op.tensor_names, op.tensor_kinds, tensors)]

@@ -6,7 +6,6 @@ import types
 from ...autograd.py_layer import PyLayerMeta
 from ...nn.layer.layers import Layer
 from ...ops._generated import api
-from ..pyct.source import SourceUnavailableError
 from .arrays import reader
 from .autograd import eager_grad, static_grad
 from .pylayer import pylayer_apply
@@ -34,12 +33,10 @@ def _skipped(fn):
 
 
 def _convert_or_keep(fn):
-    """The converted function, or `fn` itself when its source is unavailable."""
-    from ..program_translator import convert_function
-    try:
-        return convert_function(fn)
-    except SourceUnavailableError:
-        return fn
+    """The converted function, or `fn` itself when it cannot be converted (see
+    program_translator.convert_or_keep)."""
+    from ..program_translator import convert_or_keep
+    return convert_or_keep(fn)
 
 
 def _layer_call(layer):

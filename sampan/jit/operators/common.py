@@ -3,6 +3,7 @@ import sys
 
 from ...static.framework import Variable
 from ..pyct import origin
+from ..segments import breaks
 
 __all__ = ["is_variable", "Undefined", "UndefinedVariableError", "NO_RETURN", "ReturnValue",
            "UnsupportedConstruct", "RequirePython", "ReraiseUnsupported", "load_values",
@@ -66,8 +67,12 @@ class UnsupportedConstruct(NotImplementedError):
 
 
 def RequirePython(test, what):
-    """`test` of an if/while kept in Python; a Tensor there is an unsupported construct."""
+    """`test` of an if/while kept in Python; a Tensor there is an unsupported construct,
+    which under full_graph=False breaks the graph to read the test's value."""
     if is_variable(test):
+        builder = breaks.active()
+        if builder is not None:
+            return builder.cut(test, "bool", reason=f"unsupported: {what}")
         raise UnsupportedConstruct(f"sampan.jit.to_static does not support {what}")
     return test
 

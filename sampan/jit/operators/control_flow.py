@@ -2,6 +2,8 @@
 static control flow when the test is a Variable (`_tensor_if` / `_tensor_while`)."""
 from ...ops._generated import api
 from ...static.mode import constant_var
+from ..segments import breaks
+from ..segments.breaks import BreakInBlock
 from .common import is_variable, load_values, where
 from .effects import Tracked
 from .static_if import tensor_if
@@ -23,9 +25,16 @@ def _tracked(effects, fn):
 
 
 def _tensor_if(pred, true_fn, false_fn, values, names, effects=()):
-    """Both branches as sub-blocks of one `cond` op (the one place choosing how)."""
-    return tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
-                     _tracked(effects, true_fn))
+    """Both branches as sub-blocks of one `cond` op (the one place choosing how). Under
+    full_graph=False a branch that needs a value (a graph break inside a sub-block) makes
+    the if Python: the test's value is read at a break and one branch runs."""
+    try:
+        return tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
+                         _tracked(effects, true_fn))
+    except BreakInBlock:
+        if breaks.active() is None:
+            raise
+    return true_fn(*values) if pred else false_fn(*values)
 
 
 def IfElse(pred, true_fn, false_fn, getters, names, effects=()):
@@ -47,9 +56,17 @@ def IfElseExpr(pred, true_fn, false_fn):
 
 
 def _tensor_while(cond_fn, body_fn, values, names, effects=()):
-    """The loop-carried variables through one `while` op (the one place choosing how)."""
-    return tensor_while(cond_fn, body_fn, values, names, _as_bool,
-                        _tracked(effects, cond_fn))
+    """The loop-carried variables through one `while` op (the one place choosing how); as
+    `_tensor_if`, a graph break in its body makes it a Python loop, one break per test."""
+    try:
+        return tensor_while(cond_fn, body_fn, values, names, _as_bool,
+                            _tracked(effects, cond_fn))
+    except BreakInBlock:
+        if breaks.active() is None:
+            raise
+    while cond_fn(*values):
+        values = body_fn(*values)
+    return values
 
 
 def While(cond_fn, body_fn, getters, names, effects=()):

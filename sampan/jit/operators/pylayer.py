@@ -3,6 +3,8 @@ backward blocks are traced from the converted `forward` and `backward`."""
 from ...static.backward import GRAD_SUFFIX
 from ...static.control_flow import static_pylayer
 from ...static.program_state import default_main_program
+from ..segments import breaks
+from ..segments.breaks import BreakInBlock
 from .common import is_variable
 
 __all__ = ["pylayer_apply", "StaticPyLayerContext"]
@@ -67,8 +69,15 @@ def pylayer_apply(cls, *args, **kwargs):
     if not slots and not keys:
         return cls.apply(*args, **kwargs)
     call = _StaticApply(cls, args, kwargs, slots + keys)
-    static_pylayer(call.forward, [args[k] for k in slots] + [kwargs[k] for k in keys],
-                   call.backward)
+    try:
+        static_pylayer(call.forward, [args[k] for k in slots] + [kwargs[k] for k in keys],
+                       call.backward)
+    except BreakInBlock:
+        builder = breaks.active()
+        if builder is None:
+            raise
+        return builder.call_eagerly(cls.apply, args, kwargs,
+                                    f"{cls.__name__}.forward reads a value (run eagerly)")
     block = default_main_program().current_block()
     outs = [block.var(n) for n in block.ops[-1].output("Out")][:call.count]
     return outs[0] if call.kind is None else call.kind(outs)

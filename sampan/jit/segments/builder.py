@@ -1,0 +1,151 @@
+"""The segment builder: during a full_graph=False trace it cuts the Program where Python
+needs a value, runs the piece built so far, and hands Python the real value."""
+import contextlib
+import sys
+
+from ...core import unique_name
+from ...core.dispatch import mode_guard
+from ...eager.grad_mode import set_grad_enabled
+from ...eager.mode import EAGER
+from ...static.framework import Variable, reading_values
+from ...static.mode import user_origin
+from .. import log
+from ..pyct import origin
+from ..partial_program import map_structure
+from . import breaks
+from .breaks import OPERATIONS, BreakInBlock, GraphBreak, GraphBreakError
+from .segment import Segment
+from .tree import Cut, EagerCall, End, Values
+
+__all__ = ["SegmentBuilder"]
+
+
+def _user_site():
+    """(file, line, function, source) of the user code asking for a value; lines of
+    converted code are mapped back to the user's file."""
+    found = user_origin()
+    if found is None:
+        return None
+    mapped = origin.lookup(found[0], found[1])
+    if mapped is None:
+        return found
+    return mapped.filename, mapped.lineno, mapped.function_name, mapped.source_line
+
+
+class SegmentBuilder:
+    """Cuts one trace into segments. `live` tensors (name -> eager Tensor of each call input)
+    let a cut run the pieces before it; without them (a trace from InputSpecs, jit.save) a
+    cut raises GraphBreakError naming the break."""
+
+    def __init__(self, fn_name, live, training, grad_enabled, strategy):
+        self.fn_name, self.live, self.training = fn_name, live, training
+        self.grad_enabled, self.strategy = grad_enabled, strategy
+        self.steps, self.start = [], 0
+        self.program = self.values = None
+
+    @contextlib.contextmanager
+    def tracing(self, program, state, input_names):
+        """Inside: Python reading a Variable's value cuts `program` here (with names that
+        repeat from one trace to the next, so traces of the same path line up)."""
+        self.program, self.state, self.input_names = program, state, input_names
+        previous = breaks.set_active(self)
+        try:
+            with unique_name.guard(), reading_values(self.cut):
+                yield self
+        finally:
+            breaks.set_active(previous)
+
+    def cut(self, var, kind, args=(), reason=None):
+        """The one graph-break mechanism: the value Python asks of `var` (`kind` as in
+        `reading_values`), after running the ops recorded since the previous cut."""
+        where = GraphBreak(_user_site(), self._with_kept_reason(reason or OPERATIONS[kind]))
+        if self.program._current != 0 or self.live is None:
+            self.cut_refused(where)
+        self._flush()
+        cut = Cut(var.name, kind, args, where)
+        value = cut.read(self.values[var.name])
+        cut.traced_key = cut.key(self.values)
+        self.steps.append(cut)
+        log.event(1, f"to_static: graph break in {self.fn_name} at {where}")
+        return value
+
+    def cut_refused(self, where):
+        """Raise for a break where no segment can end: inside a sub-block (BreakInBlock,
+        caught by the construct that opened it) or with no values (GraphBreakError)."""
+        if self.program._current != 0:
+            raise BreakInBlock(where)
+        raise GraphBreakError(
+                f"to_static function {self.fn_name!r} breaks the graph at {where}; one "
+                f"Program is needed here (jit.save, or a trace from InputSpecs): move the "
+                f"read out of the function, or run it under to_static(full_graph=True) to see "
+                f"which construct fails")
+
+    def call_eagerly(self, fn, args, kwargs, reason):
+        """`fn(*args, **kwargs)` run eagerly on the values of its Variable arguments (a call
+        that cannot be one op, such as a PyLayer whose forward breaks the graph); its Tensor
+        results continue the trace as new Variables."""
+        where = GraphBreak(_user_site(), reason)
+        if self.program._current != 0 or self.live is None:
+            self.cut_refused(where)
+        self._flush()
+        block = self.program.global_block()
+        step = EagerCall(fn, args, kwargs, [], where)
+        with mode_guard(EAGER), reading_values(None), set_grad_enabled(self.grad_enabled):
+            previous = breaks.set_active(None)
+            try:
+                result = step.run(self.values)
+            finally:
+                breaks.set_active(previous)
+
+        def as_variable(tensor):
+            var = block.create_var(unique_name.generate("eager_call.tmp"), tensor.shape,
+                                   tensor.dtype, stop_gradient=tensor.stop_gradient)
+            step.outputs.append(var.name)
+            self.values[var.name] = tensor
+            return var
+        outputs = map_structure(as_variable, result)
+        self.steps.append(step)
+        log.event(1, f"to_static: graph break in {self.fn_name} at {where}")
+        return outputs
+
+    @staticmethod
+    def _with_kept_reason(operation):
+        """`operation`, plus why its function runs unconverted when it does."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            reason = breaks.kept_reason(frame.f_code)
+            if reason is not None:
+                return f"{operation}, in {frame.f_code.co_name}, which runs as Python: {reason}"
+            frame = frame.f_back
+        return operation
+
+    def _flush(self):
+        """Run the ops recorded since the previous cut as one segment."""
+        if self.values is None:
+            self.values = Values(dict(zip(self.input_names, self.live)), self.state)
+        stop = len(self.program.global_block().ops)
+        if stop == self.start:
+            return
+        segment = Segment(self.program, self.start, stop, self.state, self.training,
+                          self.strategy)
+        with set_grad_enabled(self.grad_enabled):
+            segment.run(self.values)
+        self.steps.append(segment)
+        self.start = stop
+
+    @property
+    def broke(self):
+        """True once the trace has been cut at least once."""
+        return any(isinstance(step, (Cut, EagerCall)) for step in self.steps)
+
+    def finish(self, outputs):
+        """The call's eager outputs after the last segment ran, and the path traced
+        (segments and cuts, ending in End(outputs)); None when the trace never broke."""
+        if not self.broke:
+            return None
+        self._flush()
+        self.steps.append(End(outputs))
+        values = self.values
+        eager = map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
+                              outputs)
+        return eager, self.steps

@@ -1,0 +1,115 @@
+"""Calls of a full_graph=False StaticFunction: one Program when the trace never breaks, else
+a tree of segments walked by guard values, traced again where the walk leaves the tree."""
+from .. import log
+from ..cache import with_specs
+from .breaks import GraphBreakError
+from .segment import Segment
+from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, walk
+
+__all__ = ["SegmentedCalls", "CallStats", "SegmentTree"]
+
+
+class CallStats:
+    """What one call did: `segments` run (1: one Program) and whether it `traced`."""
+
+    __slots__ = ("segments", "traced")
+
+    def __init__(self, segments, traced):
+        self.segments, self.traced = segments, traced
+
+    def __repr__(self):
+        return f"CallStats(segments={self.segments}, traced={self.traced})"
+
+
+class SegmentTree:
+    """The segments of one input signature: the tree, the names of the call inputs, the
+    state tensors the segments read, and those they write back (BatchNorm statistics)."""
+
+    def __init__(self, root, input_names, state):
+        self.root, self.input_names, self.state = root, input_names, state
+        self.writes = _written_state(root)
+
+    def breaks(self):
+        """The breaks along the first path of the tree (jit.save's error names the first)."""
+        node, found = self.root, []
+        while node.cut is not None:
+            found.append(node.cut.where)
+            node = next(iter(node.children.values()))
+        return found
+
+
+def _written_state(root):
+    """The state tensors some segment of the tree writes back."""
+    found, stack = {}, [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children.values())
+        if node.segment is not None:
+            for tensor in node.segment.writes:
+                found[id(tensor)] = tensor
+    return list(found.values())
+
+
+class SegmentedCalls:
+    """The full_graph=False side of one StaticFunction: its trees and the last call's stats."""
+
+    def __init__(self, function):
+        self.function = function
+        self.trees = {}
+        self.last_call, self.last_breaks = None, []
+
+    def call(self, args, kwargs):
+        """Run one call: a cached Program or tree when its guards hold, else trace."""
+        fn = self.function
+        traced_args = with_specs(args, fn._input_spec, fn._arg_names) \
+            if fn._input_spec is not None else args
+        key = fn._key(traced_args, kwargs)
+        from ..program_translator import _tensor_leaves  # the one flattening of arguments
+        tensors = _tensor_leaves(args, kwargs)
+        program = fn._cache.get(key)
+        if program is not None:
+            fn._last = program
+            self.last_call, self.last_breaks = CallStats(1, False), []
+            return program.partial_program(tensors)
+        tree = self.trees.get(key)
+        reason = None
+        if tree is not None:
+            saved = [(t, t._data) for t in tree.writes]
+            result = walk(tree.root, Values(zip(tree.input_names, tensors), tree.state))
+            if not isinstance(result, Miss):
+                outputs, segments, cuts = result
+                self.last_call = CallStats(segments, False)
+                self.last_breaks = [cut.where for cut in cuts]
+                return outputs
+            for tensor, data in saved:  # the walk is traced again from the start
+                tensor._set_data(data)
+            reason = (f"the value read at {result.cut.where} was "
+                      f"{result.cut.describe(result.key)}, a branch not traced yet")
+        return self._trace(key, traced_args, kwargs, tensors, tree, reason)
+
+    def _trace(self, key, args, kwargs, tensors, tree, reason):
+        """Trace the function on this call's values, cutting where Python reads one."""
+        fn = self.function
+        fn._monitor.traced(args, kwargs, reason)
+        log.event(1, f"to_static: tracing {fn._fn.__qualname__} (full_graph=False)")
+        builder = fn._segment_builder(tensors)
+        traced = fn._trace(args, kwargs, builder)
+        done = builder.finish(traced[3])
+        if done is None:  # no break: the one Program full_graph=True builds
+            program = fn._cache[key] = fn._concrete_of(traced)
+            fn._last = program
+            self.last_call, self.last_breaks = CallStats(1, True), []
+            return program.partial_program(tensors)
+        outputs, steps = done
+        root = merge(tree.root if tree is not None else None, path_to_tree(steps))
+        self.trees[key] = SegmentTree(root, traced[2], traced[4])
+        self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
+        self.last_call = CallStats(sum(isinstance(step, Segment) for step in steps), True)
+        fn._last = None
+        return outputs
+
+    def first_break(self):
+        """Raise GraphBreakError naming the first break of the last call's path."""
+        raise GraphBreakError(
+            f"to_static function {self.function._fn.__qualname__!r} breaks the graph at "
+            f"{self.last_breaks[0]}; an inference Program needs one graph")

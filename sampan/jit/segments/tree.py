@@ -1,0 +1,203 @@
+"""The cache of a function with graph breaks: a tree of segments whose branches are keyed by
+the values Python read at the cuts (the guards), walked by later calls without tracing."""
+from ...static.framework import Variable
+from ..partial_program import leaves, map_structure
+
+__all__ = ["Cut", "EagerCall", "End", "Values", "Node", "Miss", "path_to_tree", "merge", "walk"]
+
+
+class Values(dict):
+    """{name: eager Tensor} of one call: inputs, then segment outputs; state tensors (the
+    parameters and captured tensors the Programs read) are found by name when asked."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, initial, state):
+        super().__init__(initial)
+        self.state = state
+
+    def __missing__(self, name):
+        for state_name, tensor in self.state:
+            if state_name == name:
+                return tensor
+        raise KeyError(f"no value for Variable {name!r} at this graph break")
+
+
+class Cut:
+    """A read of Variable `var` (`kind`: bool, float, int, numpy, item, tolist) at a graph
+    break; its guard is the read value (NumPy bytes, or the bool)."""
+
+    __slots__ = ("var", "kind", "args", "where", "traced_key")
+
+    def __init__(self, var, kind, args, where):
+        self.var, self.kind, self.args, self.where = var, kind, args, where
+        self.traced_key = None
+
+    def read(self, tensor):
+        """The Python value eager code gets from `tensor`."""
+        if self.kind == "bool":
+            return bool(tensor)
+        if self.kind in ("float", "int"):
+            return (float if self.kind == "float" else int)(tensor)
+        return getattr(tensor, self.kind)(*self.args)
+
+    def key(self, values):
+        """The guard value of this read of its Variable in `values`."""
+        array = values[self.var]._data
+        if self.kind == "bool":
+            return bool(array)
+        return array.shape, array.dtype.str, array.tobytes()
+
+    def describe(self, key):
+        """A guard value as a user reads it."""
+        if isinstance(key, bool):
+            return str(key)
+        import numpy as np
+        shape, dtype, data = key
+        value = np.frombuffer(data, dtype).reshape(shape)
+        return str(value.item() if value.size == 1 else value.tolist())
+
+
+class EagerCall:
+    """A call run eagerly between segments (a PyLayer whose forward breaks the graph): its
+    Variable arguments are read from the table, its Tensor results enter it as `outputs`."""
+
+    __slots__ = ("fn", "args", "kwargs", "outputs", "where", "traced_key")
+
+    def __init__(self, fn, args, kwargs, outputs, where):
+        self.fn, self.args, self.kwargs, self.outputs, self.where = fn, args, kwargs, outputs, where
+        self.traced_key = None
+
+    @property
+    def reads(self):
+        """Names of the Variables among the arguments."""
+        return [v.name for v in leaves((self.args, self.kwargs)) if isinstance(v, Variable)]
+
+    def run(self, values):
+        """Call `fn` on this call's tensors; returns its result, its Tensors added to values."""
+        def value(v):
+            return values[v.name] if isinstance(v, Variable) else v
+        result = self.fn(*map_structure(value, self.args), **map_structure(value, self.kwargs))
+        values.update(zip(self.outputs, (t for t in leaves(result) if hasattr(t, "_data"))))
+        return result
+
+    def key(self, values):
+        """An eager call has one way on: it runs and the walk continues."""
+        self.run(values)
+
+
+class End:
+    """The end of a path: the function's output structure (Variables stand for tensors)."""
+
+    __slots__ = ("outputs",)
+
+    def __init__(self, outputs):
+        self.outputs = outputs
+
+
+class Node:
+    """One segment (or none) followed by a cut with children by guard value, or an end."""
+
+    __slots__ = ("segment", "cut", "children", "end")
+
+    def __init__(self, segment, cut, end):
+        self.segment, self.cut, self.end, self.children = segment, cut, end, {}
+
+
+class Miss:
+    """A walk that found no branch for a guard value: the cut and the value seen."""
+
+    __slots__ = ("cut", "key", "segments")
+
+    def __init__(self, cut, key, segments):
+        self.cut, self.key, self.segments = cut, key, segments
+
+
+def path_to_tree(steps):
+    """The chain of Nodes of one traced path ([Segment?, Cut, Segment?, ..., End])."""
+    nodes, segment = [], None
+    for step in steps:
+        if isinstance(step, (Cut, EagerCall, End)):
+            nodes.append(Node(segment, None if isinstance(step, End) else step,
+                              step if isinstance(step, End) else None))
+            segment = None
+        else:
+            segment = step
+    for parent, child in zip(nodes, nodes[1:]):
+        parent.children[parent.cut.traced_key] = child
+    return nodes[0]
+
+
+def _same(a, b):
+    """True when two nodes record the same segment ops and the same read."""
+    ops_a = a.segment.op_types if a.segment else []
+    ops_b = b.segment.op_types if b.segment else []
+    if ops_a != ops_b or type(a.cut) is not type(b.cut):
+        return False
+    if isinstance(a.cut, EagerCall):
+        return a.cut.fn == b.cut.fn
+    return a.cut is None or (a.cut.var, a.cut.kind, a.cut.args) == (b.cut.var, b.cut.kind,
+                                                                    b.cut.args)
+
+
+def merge(root, new):
+    """`root` with the path `new` (a chain from path_to_tree) grafted where it leaves the
+    tree; a path that disagrees with the tree before leaving it (Python that is not a
+    function of the guarded values) replaces the tree."""
+    if root is None:
+        return _pruned(new)
+    node, other = root, new
+    while True:
+        if not _same(node, other):
+            return _pruned(new)
+        if other.cut is None:
+            return _pruned(root)
+        key = other.cut.traced_key
+        (child,) = other.children.values()
+        if key not in node.children:
+            node.children[key] = child
+            return _pruned(root)
+        node, other = node.children[key], child
+
+
+def _pruned(root):
+    """`root` after narrowing each segment's outputs to what some later piece reads."""
+    _needed(root)
+    return root
+
+
+def _needed(node):
+    """Names a node's pieces read from before it (narrowing its segment's outputs)."""
+    if node.cut is None:
+        needed = {v.name for v in leaves(node.end.outputs) if isinstance(v, Variable)}
+    else:
+        cut = node.cut
+        reads = cut.reads if isinstance(cut, EagerCall) else [cut.var]
+        needed = set(reads).union(*map(_needed, node.children.values()))
+        if isinstance(cut, EagerCall):
+            needed -= set(cut.outputs)
+    segment = node.segment
+    if segment is not None:
+        segment.keep_only(needed)
+        needed = (needed - set(segment.produced)) | set(segment.feeds)
+    return needed
+
+
+def walk(root, values):
+    """Run a call down the tree: (eager outputs, segments run, cuts passed) or a Miss."""
+    node, segments, cuts = root, 0, []
+    while True:
+        segment = node.segment
+        if segment is not None:
+            segment.run(values)
+            segments += 1
+        cut = node.cut
+        if cut is None:
+            return map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
+                                 node.end.outputs), segments, cuts
+        cuts.append(cut)
+        key = cut.key(values)
+        child = node.children.get(key)
+        if child is None:
+            return Miss(cut, key, segments)
+        node = child
