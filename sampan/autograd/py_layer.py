@@ -25,6 +25,7 @@ class PyLayerContext:
         self._not_inplace = ()
         self._non_differentiable = ()
         self.materialize_grads = True
+        self.grad_in_dtype_consistent = True
 
     def save_for_backward(self, *tensors):
         """Keep tensors for backward (call once, inside forward); under saved_tensors_hooks
@@ -52,6 +53,12 @@ class PyLayerContext:
     def set_materialize_grads(self, value):
         """Whether backward gets zeros (True, default) or None for outputs with no gradient."""
         self.materialize_grads = bool(value)
+
+    def set_grad_in_dtype_consistent(self, flag):
+        """Whether backward gets each output's gradient cast to that output's dtype (True,
+        default) or in the dtype it arrives in (False: a later PyLayer's backward may have
+        returned another dtype on purpose). Call inside forward."""
+        self.grad_in_dtype_consistent = bool(flag)
 
     def _freeze_saved(self):
         """Pin the saved tensors' data and graph position against later in-place rebinding."""
@@ -189,7 +196,7 @@ class PyLayerNode(_LayerNodeBase):
     def apply(self, grads, create_graph):
         """Call the user's backward; gradients aligned with the forward tensor inputs."""
         ctx = self.ctx
-        args = [_incoming(g, meta, ctx.materialize_grads)
+        args = [_incoming(g, meta, ctx.materialize_grads, ctx.grad_in_dtype_consistent)
                 for g, meta in zip(grads, self.out_meta)]
         with enable_grad() if create_graph else no_grad():
             result = self.cls.backward(ctx, *args)
@@ -223,10 +230,13 @@ class PyLayerNode(_LayerNodeBase):
         return _NotDifferentiableNode.output(self, data)
 
 
-def _incoming(g, meta, materialize):
-    """The gradient of one output as backward sees it: a Tensor, zeros, or None."""
+def _incoming(g, meta, materialize, consistent):
+    """The gradient of one output as backward sees it: a Tensor (in the output's dtype when
+    `consistent`), zeros, or None."""
     if g is None:
         return wrap(np.zeros(*meta)) if materialize else None
+    if consistent and g.dtype != meta[1]:
+        return wrap(g._data.astype(meta[1])) if isinstance(g, Tensor) else wrap(g.astype(meta[1]))
     return g if isinstance(g, Tensor) else wrap(g)
 
 

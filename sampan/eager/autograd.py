@@ -576,10 +576,6 @@ def _accumulate_into_leaf(leaf, g):
 def _seed_grad(tensor, grad_tensor):
     """The starting gradient for `tensor`: `grad_tensor`, or ones of its shape, as Paddle
     seeds any tensor (a non-scalar's backward is the backward of its sum)."""
-    if tensor.stop_gradient:
-        raise RuntimeError(
-            "backward() on a tensor with stop_gradient=True: no op that produced it needs a "
-            "gradient (set stop_gradient=False on the inputs you differentiate)")
     data = tensor._data
     if grad_tensor is None:
         return np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
@@ -591,9 +587,14 @@ def _seed_grad(tensor, grad_tensor):
 
 
 def run_backward(tensors, grad_tensors, retain_graph=False):
-    """Accumulate gradients of `tensors` into the `.grad` of the leaves they depend on."""
+    """Accumulate gradients of `tensors` into the `.grad` of the leaves they depend on.
+
+    A tensor with stop_gradient=True depends on nothing that needs a gradient: it
+    contributes nothing, as in Paddle 3.3.1 (a loss computed under no_grad is a no-op)."""
     edges, seeds = [], []
     for t, g in zip(tensors, grad_tensors):
+        if t.stop_gradient:
+            continue
         seeds.append(_seed_grad(t, g))
         edges.append(_edge(t))
     _engine(edges, seeds, retain_graph, create_graph=False)
@@ -601,6 +602,8 @@ def run_backward(tensors, grad_tensors, retain_graph=False):
 
 def tensor_backward(tensor, grad_tensor, retain_graph):
     """`run_backward` of one tensor (Tensor.backward, the most frequent entry)."""
+    if tensor.stop_gradient:
+        return
     seed = _seed_grad(tensor, grad_tensor)
     node = tensor._node
     _engine((tensor if node is None else (node, tensor._index),), (seed,), retain_graph, False)

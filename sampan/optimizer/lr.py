@@ -642,3 +642,10 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             restarts = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
             self.T_cur = epoch - self.T_0 * (self.T_mult ** restarts - 1) / (self.T_mult - 1)
             self.T_i = self.T_0 * self.T_mult ** restarts
+
+
+# the function-style decays build the classes above, so they are imported last
+from .lr_functions import *  # noqa: E402,F401,F403
+from .lr_functions import __all__ as _function_names  # noqa: E402
+
+__all__ += _function_names

@@ -9,21 +9,27 @@ __all__ = ["ReLU", "ReLU6", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", 
 
 
 class _Activation(Layer):
-    """Calls `_fn(x, **self._kwargs)`."""
+    """Calls `_fn(x, **self._kwargs)`. The arguments are Paddle's, in its order: the
+    function's keywords, then `name` (so `nn.ReLU(True)` sets the name, as in Paddle)."""
 
     _fn = None
     _defaults = {}
 
-    def __init__(self, *args, name=None, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__()
-        unknown = sorted(set(kwargs) - set(self._defaults))
-        if unknown or len(args) > len(self._defaults):
-            raise TypeError(f"{type(self).__name__}() takes the arguments "
-                            f"{list(self._defaults) + ['name']}, got "
+        params = list(self._defaults) + ["name"]
+        unknown = sorted(set(kwargs) - set(params))
+        if unknown or len(args) > len(params):
+            raise TypeError(f"{type(self).__name__}() takes the arguments {params}, got "
                             f"{len(args)} positional and keywords {sorted(kwargs)}")
+        given = dict(zip(params, args))
+        twice = sorted(set(given) & set(kwargs))
+        if twice:
+            raise TypeError(f"{type(self).__name__}() got multiple values for {twice}")
+        given.update(kwargs)
+        self._name = given.pop("name", None)
         self._kwargs = dict(self._defaults)
-        self._kwargs.update(zip(self._defaults, args))
-        self._kwargs.update(kwargs)
+        self._kwargs.update(given)
 
     def forward(self, x):
         return type(self)._fn(x, **self._kwargs)

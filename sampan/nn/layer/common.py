@@ -22,6 +22,7 @@ class Linear(Layer):
     def __init__(self, in_features, out_features, weight_attr=None, bias_attr=None, name=None):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
+        self._weight_attr, self._bias_attr, self.name = weight_attr, bias_attr, name
         self.weight = self.create_parameter([in_features, out_features], weight_attr)
         self.bias = self.create_parameter([out_features], bias_attr, is_bias=True)
 
@@ -70,6 +71,9 @@ class Embedding(Layer):
         self._padding_idx, self._sparse = padding_idx, sparse
         self._max_norm, self._norm_type = max_norm, norm_type
         self._scale_grad_by_freq = scale_grad_by_freq
+        self._size = [num_embeddings, embedding_dim]
+        self._weight_attr, self._name, self._device = weight_attr, name, device
+        self._is_distributed = self._remote_prefetch = False
         self.weight = self._table(_weight, _freeze, weight_attr, dtype)
         if padding_idx is not None and in_dynamic_mode():
             rows = self.weight.numpy()
@@ -119,6 +123,7 @@ class Dropout(Layer):
     def __init__(self, p=0.5, inplace=False, axis=None, mode="upscale_in_train", name=None):
         super().__init__()
         self.p, self.inplace, self.axis, self.mode = p, inplace, axis, mode
+        self.name = name
 
     def forward(self, x):
         return F.dropout(x, self.p, self.axis, self.training, self.inplace, self.mode)
@@ -132,7 +137,7 @@ class Dropout2D(Layer):
 
     def __init__(self, p=0.5, data_format="NCHW", name=None):
         super().__init__()
-        self.p, self.data_format = p, data_format
+        self.p, self.data_format, self.name = p, data_format, name
 
     def forward(self, x):
         return F.dropout2d(x, self.p, self.training, self.data_format)
@@ -146,7 +151,7 @@ class Dropout3D(Layer):
 
     def __init__(self, p=0.5, data_format="NCDHW", name=None):
         super().__init__()
-        self.p, self.data_format = p, data_format
+        self.p, self.data_format, self.name = p, data_format, name
 
     def forward(self, x):
         return F.dropout3d(x, self.p, self.training, self.data_format)
@@ -162,7 +167,7 @@ class AlphaDropout(Layer):
 
     def __init__(self, p=0.5, name=None):
         super().__init__()
-        self.p = p
+        self.p, self.name = p, name
 
     def forward(self, x):
         return self._fn(x, self.p, self.training)
@@ -220,17 +225,19 @@ class _PadNd(Layer):
 
     def __init__(self, padding, mode="constant", value=0.0, data_format="NCHW", name=None):
         super().__init__()
-        self._pad = [padding] * (2 * self._dims) if isinstance(padding, int) else list(padding)
-        if len(self._pad) != 2 * self._dims:
+        # Paddle's attribute names: padding, _mode, value, _data_format, _name
+        self.padding = ([padding] * (2 * self._dims) if isinstance(padding, int)
+                        else list(padding))
+        if len(self.padding) != 2 * self._dims:
             raise ValueError(f"{type(self).__name__}: padding needs {2 * self._dims} values, "
                              f"got {padding!r}")
-        self._mode, self._value, self._data_format = mode, value, data_format
+        self._mode, self.value, self._data_format, self._name = mode, value, data_format, name
 
     def forward(self, x):
-        return F.pad(x, self._pad, self._mode, self._value, self._data_format)
+        return F.pad(x, self.padding, self._mode, self.value, self._data_format)
 
     def extra_repr(self):
-        return (f"padding={self._pad}, mode={self._mode}, value={self._value}, "
+        return (f"padding={self.padding}, mode={self._mode}, value={self.value}, "
                 f"data_format={self._data_format}")
 
 
@@ -240,7 +247,7 @@ class Pad1D(_PadNd):
     _dims = 1
 
     def __init__(self, padding, mode="constant", value=0.0, data_format="NCL", name=None):
-        super().__init__(padding, mode, value, data_format)
+        super().__init__(padding, mode, value, data_format, name)
 
 
 class Pad2D(_PadNd):
@@ -253,28 +260,28 @@ class Pad3D(_PadNd):
     _dims = 3
 
     def __init__(self, padding, mode="constant", value=0.0, data_format="NCDHW", name=None):
-        super().__init__(padding, mode, value, data_format)
+        super().__init__(padding, mode, value, data_format, name)
 
 
 class ZeroPad1D(Pad1D):
     """Zero padding of [N, C, L] by [left, right]."""
 
     def __init__(self, padding, data_format="NCL", name=None):
-        super().__init__(padding, "constant", 0.0, data_format)
+        super().__init__(padding, "constant", 0.0, data_format, name)
 
 
 class ZeroPad2D(Pad2D):
     """Zero padding of [N, C, H, W] by [left, right, top, bottom]."""
 
     def __init__(self, padding, data_format="NCHW", name=None):
-        super().__init__(padding, "constant", 0.0, data_format)
+        super().__init__(padding, "constant", 0.0, data_format, name)
 
 
 class ZeroPad3D(Pad3D):
     """Zero padding of [N, C, D, H, W] by [left, right, top, bottom, front, back]."""
 
     def __init__(self, padding, data_format="NCDHW", name=None):
-        super().__init__(padding, "constant", 0.0, data_format)
+        super().__init__(padding, "constant", 0.0, data_format, name)
 
 
 _LAYOUTS = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
@@ -284,7 +291,7 @@ def _mode_pad(base, mode, prefix):
     """Paddle's {prefix}Pad{n}D: `base` (Pad1D/2D/3D) fixed to `mode`, built as
     (padding, data_format, name)."""
     def __init__(self, padding, data_format=_LAYOUTS[base._dims], name=None):
-        base.__init__(self, padding, mode, 0.0, data_format)
+        base.__init__(self, padding, mode, 0.0, data_format, name)
     return _pad_class(base, prefix, __init__, f"{mode} padding")
 
 
@@ -292,7 +299,7 @@ def _constant_pad(base):
     """Paddle's ConstantPad{n}D: `base` padding with `value`, built as
     (padding, value, data_format, name)."""
     def __init__(self, padding, value, data_format=_LAYOUTS[base._dims], name=None):
-        base.__init__(self, padding, "constant", value, data_format)
+        base.__init__(self, padding, "constant", value, data_format, name)
     return _pad_class(base, "Constant", __init__, "constant-value padding")
 
 
@@ -333,39 +340,41 @@ class Upsample(Layer):
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=False,
                  align_mode=0, data_format=None, recompute_scale_factor=None, name=None):
         super().__init__()
-        self._args = (size, scale_factor, mode, align_corners, align_mode, data_format,
-                      recompute_scale_factor)
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.align_mode = align_corners, align_mode
+        self.data_format = data_format
+        self.recompute_scale_factor, self.name = recompute_scale_factor, name
 
     def forward(self, x):
-        return F.interpolate(x, *self._args)
+        return F.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.align_mode, self.data_format, self.recompute_scale_factor)
 
     def extra_repr(self):
-        _, _, mode, align_corners, align_mode, data_format = self._args[:6]
-        return (f"{self._size_repr()}, mode={mode}, align_corners={align_corners}, "
-                f"align_mode={align_mode}, data_format={data_format}")
+        return (f"{self._size_repr()}, mode={self.mode}, align_corners={self.align_corners}, "
+                f"align_mode={self.align_mode}, data_format={self.data_format}")
 
     def _size_repr(self):
         """The scale_factor when given, else the size (Paddle's repr)."""
-        size, scale_factor = self._args[:2]
-        return f"scale_factor={scale_factor}" if scale_factor is not None else f"size={size}"
+        return (f"scale_factor={self.scale_factor}" if self.scale_factor is not None
+                else f"size={self.size}")
 
 
 class _FixedModeUpsampling(Upsample):
     """Upsampling whose mode is part of the class: the repr shows only size and layout."""
 
     def extra_repr(self):
-        return f"{self._size_repr()}, data_format={self._args[5]}"
+        return f"{self._size_repr()}, data_format={self.data_format}"
 
 
 class UpsamplingNearest2D(_FixedModeUpsampling):
     """Nearest-neighbour upsampling."""
 
     def __init__(self, size=None, scale_factor=None, data_format="NCHW", name=None):
-        super().__init__(size, scale_factor, "nearest", False, 0, data_format)
+        super().__init__(size, scale_factor, "nearest", False, 0, data_format, name=name)
 
 
 class UpsamplingBilinear2D(_FixedModeUpsampling):
     """Bilinear upsampling with align_corners=True (Paddle's default for this layer)."""
 
     def __init__(self, size=None, scale_factor=None, data_format="NCHW", name=None):
-        super().__init__(size, scale_factor, "bilinear", True, 0, data_format)
+        super().__init__(size, scale_factor, "bilinear", True, 0, data_format, name=name)

@@ -16,6 +16,21 @@ def _tuple(value, n):
     return (value,) * n if isinstance(value, int) else tuple(value)
 
 
+def _padding_fields(padding, dims, data_format):
+    """Paddle's `_padding_algorithm` and `_updated_padding` for a conv's `padding`."""
+    if isinstance(padding, str):
+        return padding.upper(), [0] * dims
+    if isinstance(padding, int):
+        return "EXPLICIT", [padding] * dims
+    if padding and not isinstance(padding[0], int):  # a pair per dim, batch and channel too
+        spatial = padding[2:] if data_format[1] == "C" else padding[1:-1]
+        padding = [q for pair in spatial for q in pair]
+    flat = [int(p) for p in padding]
+    if len(flat) == 2 * dims and flat[0::2] == flat[1::2]:
+        flat = flat[0::2]  # symmetric before/after pairs: one amount per dim
+    return "EXPLICIT", flat
+
+
 class _ConvNd(Layer):
     """Shared setup: weight layout, Paddle's default init (Normal, std sqrt(2/fan_in), for
     convolutions; XavierUniform for transposed ones)."""
@@ -33,10 +48,20 @@ class _ConvNd(Layer):
             raise ValueError(f"{type(self).__name__}: data_format must be one of "
                              f"{_DATA_FORMATS[self._dims]}, got {data_format!r}")
         self._in_channels, self._out_channels = in_channels, out_channels
-        self._kernel_size = _tuple(kernel_size, self._dims)
-        self._stride, self._padding, self._dilation = stride, padding, dilation
-        self._groups, self._data_format = groups, data_format
-        self._output_padding = output_padding
+        # the settings under Paddle's attribute names (model-zoo code reads them)
+        self._kernel_size = list(_tuple(kernel_size, self._dims))
+        self._stride = list(_tuple(stride, self._dims))
+        self._dilation = list(_tuple(dilation, self._dims))
+        self._padding, self._groups, self._data_format = padding, groups, data_format
+        self._output_padding = self.output_padding = output_padding
+        self._param_attr, self._bias_attr = weight_attr, bias_attr
+        self._channel_dim = 1 if data_format[1] == "C" else self._dims + 1
+        self._padding_algorithm, self._updated_padding = _padding_fields(padding, self._dims, data_format)
+        depthwise = (not self._transposed and groups == in_channels != 1
+                     and out_channels % in_channels == 0)
+        self._op_type = f"{'depthwise_' if depthwise else ''}conv{self._dims}d"
+        self._use_cudnn, self._device = False, None
+        self._padding_mode = "zeros"
         lead = ([in_channels, out_channels // groups] if self._transposed
                 else [out_channels, in_channels // groups])
         shape = lead + list(self._kernel_size)
@@ -55,7 +80,7 @@ class _ConvNd(Layer):
         for name, value, default in (
                 ("stride", list(_tuple(self._stride, self._dims)), ones),
                 ("padding", self._padding, 0),
-                ("padding_mode", getattr(self, "_padding_mode", "zeros"), "zeros"),
+                ("padding_mode", self._padding_mode, "zeros"),
                 ("output_padding", self._output_padding, 0),
                 ("dilation", list(_tuple(self._dilation, self._dims)), ones),
                 ("groups", self._groups, 1)):

@@ -1,4 +1,4 @@
-"""More of paddle.nn: Unfold/Fold, pixel (un)shuffle, shrink activations, 1-D adaptive pools,
+"""More of paddle.nn: Unfold/Fold, pixel (un)shuffle, shrink activations,
 the RNN/BiRNN wrappers that run any cell over time, and paddle.create_parameter."""
 from ...ops._generated import api
 from .. import functional as F
@@ -9,8 +9,7 @@ from .recurrence import run_loop, run_steps, time_steps, time_unknown, to_time_m
 from .rnn import RNNCellBase
 
 __all__ = ["Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Hardshrink", "Softshrink",
-           "GLU", "ChannelShuffle", "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "RNN", "BiRNN",
-           "LPPool1D", "LPPool2D"]
+           "GLU", "ChannelShuffle", "RNN", "BiRNN"]
 
 Hardshrink = _activation("Hardshrink", FX.hardshrink, threshold=0.5)
 Softshrink = _activation("Softshrink", FX.softshrink, threshold=0.5)
@@ -46,7 +45,6 @@ class _Shuffle(_Call):
 
 _WINDOW_REPR = ("kernel_size={kernel_sizes}, dilation={dilations}, padding={paddings}, "
                 "stride={strides}")
-_LP_REPR = "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, padding={padding}"
 
 
 class Unfold(_Call):
@@ -70,32 +68,6 @@ class Fold(_Call):
                  name=None):
         super().__init__(output_sizes=output_sizes, kernel_sizes=kernel_sizes, strides=strides,
                          paddings=paddings, dilations=dilations)
-
-
-class LPPool1D(_Call):
-    """Layer form of nn.functional.lp_pool1d (stride defaults to the kernel size)."""
-
-    _fn = staticmethod(FX.lp_pool1d)
-    _repr = _LP_REPR
-
-    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 data_format="NCL", name=None):
-        super().__init__(norm_type=float(norm_type), kernel_size=kernel_size,
-                         stride=kernel_size if stride is None else stride, padding=padding,
-                         ceil_mode=ceil_mode, data_format=data_format)
-
-
-class LPPool2D(_Call):
-    """Layer form of nn.functional.lp_pool2d (stride defaults to the kernel size)."""
-
-    _fn = staticmethod(FX.lp_pool2d)
-    _repr = _LP_REPR
-
-    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 data_format="NCHW", name=None):
-        super().__init__(norm_type=float(norm_type), kernel_size=kernel_size,
-                         stride=kernel_size if stride is None else stride, padding=padding,
-                         ceil_mode=ceil_mode, data_format=data_format)
 
 
 class PixelShuffle(_Shuffle):
@@ -126,26 +98,6 @@ class ChannelShuffle(_Shuffle):
 
     def __init__(self, groups, data_format="NCHW", name=None):
         super().__init__(groups=groups, data_format=data_format)
-
-
-class AdaptiveAvgPool1D(_Call):
-    """Layer form of nn.functional.adaptive_avg_pool1d."""
-
-    _fn = staticmethod(FX.adaptive_avg_pool1d)
-    _repr = "output_size={output_size}"
-
-    def __init__(self, output_size, name=None):
-        super().__init__(output_size=output_size)
-
-
-class AdaptiveMaxPool1D(_Call):
-    """Layer form of nn.functional.adaptive_max_pool1d."""
-
-    _fn = staticmethod(FX.adaptive_max_pool1d)
-    _repr = "output_size={output_size}, return_mask={return_mask}"
-
-    def __init__(self, output_size, return_mask=False, name=None):
-        super().__init__(output_size=output_size, return_mask=return_mask)
 
 
 # ---------------------------------------------------------------- RNN wrappers

@@ -32,6 +32,8 @@ class _BatchNormBase(Layer):
         super().__init__()
         self._num_features, self._momentum, self._epsilon = num_features, momentum, epsilon
         self._data_format, self._use_global_stats = data_format, use_global_stats
+        self._weight_attr, self._bias_attr, self._name = weight_attr, bias_attr, name
+        self._fuse_with_relu = self._in_place = False  # Paddle's GPU-kernel switches
         _affine_params(self, [num_features], weight_attr, bias_attr)
         self._mean = self.create_parameter(
             [num_features], ParamAttr(trainable=False), default_initializer=init.Constant(0.0))
@@ -99,7 +101,6 @@ class SyncBatchNorm(_BatchNormBase):
                              f"{data_format!r}")
         super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
                          name=name)
-        self._weight_attr, self._bias_attr, self._name = weight_attr, bias_attr, name
 
     @classmethod
     def convert_sync_batchnorm(cls, layer):
@@ -129,6 +130,8 @@ class BatchNorm(_BatchNormBase):
         super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
                          use_global_stats or None)
         self._act = act
+        self._param_attr, self._data_layout, self._is_test = param_attr, data_layout, is_test
+        self._trainable_statistics, self._in_place = trainable_statistics, in_place
 
     def forward(self, x):
         y = super().forward(x)
@@ -146,6 +149,7 @@ class LayerNorm(Layer):
         check_cpu_device(device, "LayerNorm")
         shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
         self._normalized_shape, self._epsilon = shape, epsilon
+        self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         if not elementwise_affine:
             weight_attr = False
         if not (elementwise_affine and bias):
@@ -170,6 +174,7 @@ class GroupNorm(Layer):
             raise ValueError("num_channels must be divisible by num_groups")
         self._num_groups, self._epsilon, self._data_format = num_groups, epsilon, data_format
         self._num_channels = num_channels
+        self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         if not affine:
             weight_attr = bias_attr = False
         _affine_params(self, [num_channels], weight_attr, bias_attr, dtype)
@@ -193,6 +198,7 @@ class _InstanceNormBase(Layer):
         if (weight_attr is False) != (bias_attr is False):
             raise ValueError("InstanceNorm: weight_attr and bias_attr must be False together")
         self._epsilon, self._num_features, self._data_format = epsilon, num_features, data_format
+        self._momentum, self._weight_attr, self._bias_attr = momentum, weight_attr, bias_attr
         self.scale = self.create_parameter([num_features], weight_attr,
                                            default_initializer=init.Constant(1.0))
         self.bias = self.create_parameter([num_features], bias_attr, is_bias=True)
@@ -231,7 +237,7 @@ class LocalResponseNorm(Layer):
     def __init__(self, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
         super().__init__()
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
-        self.data_format = data_format
+        self.data_format, self.name = data_format, name
 
     def forward(self, x):
         return F.local_response_norm(x, self.size, self.alpha, self.beta, self.k,
@@ -259,7 +265,7 @@ class SpectralNorm(Layer):
             raise ValueError(f"SpectralNorm: weight_shape must have positive dims and dim "
                              f"must index it, got {shape} and dim={dim}")
         self._weight_shape, self._dim = shape, dim
-        self._power_iters, self._epsilon = power_iters, eps
+        self._power_iters, self._eps = power_iters, eps
         rows = shape[dim]
         for name, size in (("weight_u", rows), ("weight_v", math.prod(shape) // rows)):
             vector = self.create_parameter([size], None, dtype,
@@ -278,7 +284,7 @@ class SpectralNorm(Layer):
         u, v = self.weight_u, self.weight_v
         with no_grad():
             for _ in range(self._power_iters):
-                v = _unit(api.matmul(mat, u, True, False), self._epsilon)
-                u = _unit(api.matmul(mat, v), self._epsilon)
+                v = _unit(api.matmul(mat, u, True, False), self._eps)
+                u = _unit(api.matmul(mat, v), self._eps)
         sigma = api.sum(api.multiply(u, api.matmul(mat, v)), [])
         return api.divide(weight, sigma)
