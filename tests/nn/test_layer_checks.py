@@ -26,7 +26,7 @@ def test_activation_layers_refuse_unknown_keywords():
     with pytest.raises(TypeError, match="ReLU"):
         nn.ReLU(foo=1)
     with pytest.raises(TypeError, match="LeakyReLU"):
-        nn.LeakyReLU(0.1, 0.2)
+        nn.LeakyReLU(0.1, "name", 0.2)
     np.testing.assert_allclose(nn.LeakyReLU(0.1)(t(np.array([-1.0]))).numpy(), [-0.1])
 
 
