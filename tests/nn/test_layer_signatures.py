@@ -41,7 +41,7 @@ def test_transposed_conv_dilation_groups_order(cls, order):
 
 def test_conv2d_transpose_positional_dilation_then_groups():
     layer = nn.Conv2DTranspose(4, 2, 3, 1, 0, 0, 2, 1)
-    assert layer._dilation == 2 and layer._groups == 1
+    assert layer._dilation == [2, 2] and layer._groups == 1
     assert nn.Conv2DTranspose(4, 2, 3, 1, 0, 0, 1, 2).weight.shape == [4, 1, 3, 3]
     assert nn.Conv1DTranspose(4, 2, 3, 1, 0, 0, 2, 1).weight.shape == [4, 1, 3]
 
