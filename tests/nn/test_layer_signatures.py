@@ -163,7 +163,7 @@ def test_layer_norm_affine_options():
      "Dropout(p=0.2, axis=None, mode=upscale_in_train, inplace=True)"),
     (lambda: nn.GroupNorm(2, 4), "GroupNorm(num_groups=2, num_channels=4, epsilon=1e-05)"),
     (lambda: nn.Unfold([2, 2]), "Unfold(kernel_size=[2, 2], dilation=1, padding=0, stride=1)"),
-    (lambda: nn.LPPool1D(3, 2), "LPPool1D(norm_type=3.0, kernel_size=2, stride=2, padding=0)"),
+    (lambda: nn.LPPool1D(3, 2), "LPPool1D(norm_type=3.0, kernel_size=2, stride=None, padding=0)"),
     (lambda: nn.PixelShuffle(2), "PixelShuffle(upscale_factor=2)"),
     (lambda: nn.ChannelShuffle(2, "NHWC"), "ChannelShuffle(groups=2, data_format=NHWC)"),
     (lambda: nn.AdaptiveMaxPool1D(3), "AdaptiveMaxPool1D(output_size=3, return_mask=False)"),
