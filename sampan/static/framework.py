@@ -230,6 +230,10 @@ class Operator:
         self.attrs = dict(attrs)
         self.origin = origin
 
+    def name(self):
+        """The op's name as Paddle 3 (PIR) spells it: `pd_op.<type>`."""
+        return f"pd_op.{self.type}"
+
     def input(self, slot):
         """Variable names bound to input `slot`."""
         return self.inputs.get(slot, [])

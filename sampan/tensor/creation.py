@@ -81,11 +81,42 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
             out = api.assign(data) if dtype is None else api.cast(api.assign(data), dtype)
         out.stop_gradient = stop_gradient
         return out
-    array = np.array(_infer_array(data, dtype), copy=True)
     if current_mode().is_static:
-        from ..static.mode import constant_var
-        return constant_var(array)
-    return Tensor(array, stop_gradient=stop_gradient)
+        return _static_to_tensor(data, dtype, stop_gradient)
+    return Tensor(np.array(_infer_array(data, dtype), copy=True), stop_gradient=stop_gradient)
+
+
+def _static_to_tensor(data, dtype, stop_gradient):
+    """to_tensor while a Program is built: a Variable is copied by an assign op (a cast
+    when `dtype` differs), a list holding Variables is stacked from its items, and other
+    data becomes a constant."""
+    from ..static.framework import Variable
+    from ..static.mode import constant_var
+    if isinstance(data, Variable):
+        out = api.assign(data)
+        if dtype is not None and dtypes.to_dtype(dtype) != out.dtype:
+            out = api.cast(out, dtype)
+    elif isinstance(data, (list, tuple)) and _holds_variable(data, Variable):
+        like = dtype or next(v.dtype for v in _variables(data, Variable))
+        out = api.stack([_static_to_tensor(item, like, stop_gradient) for item in data])
+    else:
+        return constant_var(np.array(_infer_array(data, dtype), copy=True))
+    out.stop_gradient = stop_gradient
+    return out
+
+
+def _variables(data, kind):
+    """The `kind` objects (Variables) in nested lists/tuples `data`, in order."""
+    if isinstance(data, kind):
+        yield data
+    elif isinstance(data, (list, tuple)):
+        for item in data:
+            yield from _variables(item, kind)
+
+
+def _holds_variable(data, kind):
+    """True when nested lists/tuples `data` hold a `kind` object (a Variable)."""
+    return next(_variables(data, kind), None) is not None
 
 
 def _shape(shape):
@@ -126,6 +157,16 @@ def full(shape, fill_value, dtype=None, name=None):
     if _at_run_time(sizes):
         return api.full_dynamic(sizes, fill_value, dtype)
     return api.full(sizes, fill_value, dtype)
+
+
+def fill_constant(shape, dtype, value, force_cpu=False, out=None, place=None, name=None):
+    """Paddle's older `full` (`paddle.tensor.fill_constant`): a tensor of `shape` and
+    `dtype` filled with `value`; with `out`, written into that tensor, which is returned."""
+    result = full(shape, value, dtype)
+    if out is None:
+        return result
+    out._take_over(result)
+    return out
 
 
 @_creation_options

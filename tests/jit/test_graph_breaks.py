@@ -351,10 +351,18 @@ def test_no_grad_call_and_region():
     assert out.stop_gradient
 
 
-def test_full_graph_true_keeps_strict_errors():
+def test_full_graph_true_keeps_reads_symbolic():
+    """full_graph=True never breaks: .numpy() stays the Variable (as in Paddle's AST mode),
+    so one Program gives eager's result; a read that needs Python values still fails."""
     strict = paddle.jit.to_static(numpy_break, full_graph=True)
-    with pytest.raises(TypeError, match="has no value while the Program is built"):
-        strict(_t([1.0, 2.0]))
+    x = _t([1.0, 2.0])
+    np.testing.assert_allclose(strict(x).numpy(), numpy_break(x).numpy())
+    assert len(strict.program_cache) == 1
+
+    def listed(x):
+        return x.tolist()
+    with pytest.raises(AssertionError, match="tolist"):
+        paddle.jit.to_static(listed, full_graph=True)(x)
 
 
 def test_save_of_a_function_with_breaks_names_the_first_break(tmp_path):

@@ -1,5 +1,5 @@
-"""`assert`, `print`, `len`, `int/float/bool`, `isinstance`, `.shape` -> `_jst` versions aware
-of Tensors."""
+"""`assert`, `print`, `len`, `int/float/bool/complex`, `isinstance`, `.shape` -> `_jst`
+versions aware of Tensors."""
 import ast
 
 from ..pyct import templates
@@ -9,7 +9,7 @@ from .common import JST
 __all__ = ["BuiltinConverter"]
 
 _CALLS = {"print": "Print", "len": "Len", "isinstance": "IsInstance"}
-_CASTS = ("int", "float", "bool")
+_CASTS = ("int", "float", "bool", "complex")
 
 
 class BuiltinConverter(Base):

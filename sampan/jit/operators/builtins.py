@@ -1,4 +1,4 @@
-"""`assert`, `print`, `len`, `int/float/bool` and `isinstance` inside converted code."""
+"""`assert`, `print`, `len`, `int/float/bool/complex` and `isinstance` inside converted code."""
 import builtins
 
 from ...eager.tensor import Tensor
@@ -9,7 +9,7 @@ from .common import is_variable
 
 __all__ = ["Assert", "Print", "Len", "Cast", "IsInstance", "Shape"]
 
-_CAST_DTYPES = {int: "int64", float: "float32", bool: "bool"}
+_CAST_DTYPES = {int: "int32", float: "float32", bool: "bool", complex: "complex64"}
 
 
 def Assert(test, message):
@@ -54,17 +54,11 @@ def Len(value):
 
 
 def Cast(kind, *args):
-    """`int/float/bool(value)`: a cast op (0-d for one element) when `value` is a Variable."""
+    """`int/float/bool/complex(value)`: for a Variable, a cast op to int32 / float32 / bool /
+    complex64 of the same shape, as Paddle converts them (elementwise, whatever the size)."""
     if len(args) != 1 or not is_variable(args[0]):
         return kind(*args)
-    value = api.cast(args[0], _CAST_DTYPES[kind])
-    size = 1
-    for dim in value.shape:
-        size *= dim
-    if size != 1:
-        raise ValueError(f"{kind.__name__}() of Tensor {args[0].name!r} with shape "
-                         f"{list(args[0].shape)}: only one-element tensors convert")
-    return api.reshape(value, []) if value.shape else value
+    return api.cast(args[0], _CAST_DTYPES[kind])
 
 
 def IsInstance(value, classes):

@@ -8,7 +8,9 @@ from ...nn.layer.layers import Layer
 from ...ops._generated import api
 from .arrays import reader
 from .autograd import eager_grad, static_grad
+from .common import is_variable
 from .pylayer import pylayer_apply
+from .reads import value_read
 
 __all__ = ["Call", "ignore_module"]
 
@@ -57,10 +59,14 @@ def _layer_call(layer):
 
 def _special(fn):
     """The stand-in of a callable with a static meaning (None for the others): a PyLayer's
-    apply, stack/concat reading a list built in a Tensor loop, or paddle.grad."""
-    if isinstance(fn, types.MethodType) and isinstance(fn.__self__, PyLayerMeta):
-        return functools.partial(pylayer_apply, fn.__self__) if fn.__name__ == "apply" else None
-    if fn in _JOINS:
+    apply, a value read of a Variable (`x.numpy()`), stack/concat reading a list built in
+    a Tensor loop, or paddle.grad."""
+    if isinstance(fn, types.MethodType):
+        owner = fn.__self__
+        if isinstance(owner, PyLayerMeta):
+            return functools.partial(pylayer_apply, owner) if fn.__name__ == "apply" else None
+        return value_read(fn) if is_variable(owner) else None
+    if fn.__hash__ is not None and fn in _JOINS:  # a callable may be unhashable (a list)
         return reader(fn, _JOINS[fn])
     if fn is eager_grad:
         return static_grad
