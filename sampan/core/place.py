@@ -1,6 +1,8 @@
 """Devices: sampan computes on the CPU; the Place classes exist for Paddle compatibility."""
 
-__all__ = ["CPUPlace", "CUDAPlace", "set_device", "get_device", "is_compiled_with_cuda"]
+__all__ = ["CPUPlace", "CUDAPlace", "set_device", "get_device", "is_compiled_with_cuda",
+           "is_compiled_with_xpu", "is_compiled_with_rocm", "is_compiled_with_cinn",
+           "is_compiled_with_distribute", "is_compiled_with_ipu", "is_compiled_with_custom_device"]
 
 
 class CPUPlace:
@@ -52,4 +54,34 @@ def get_device():
 
 def is_compiled_with_cuda():
     """Always False: sampan has no CUDA backend."""
+    return False
+
+
+def is_compiled_with_xpu():
+    """Always False: no XPU backend."""
+    return False
+
+
+def is_compiled_with_rocm():
+    """Always False: no ROCm backend."""
+    return False
+
+
+def is_compiled_with_cinn():
+    """Always False: no CINN compiler."""
+    return False
+
+
+def is_compiled_with_distribute():
+    """Always False: one process, no collective backend."""
+    return False
+
+
+def is_compiled_with_ipu():
+    """Always False: no IPU backend."""
+    return False
+
+
+def is_compiled_with_custom_device(device_type):
+    """Always False: no custom device plugins."""
     return False

@@ -1,5 +1,8 @@
 """`paddle.device`: sampan computes on the CPU; these answer device queries accordingly."""
-from ..core.place import get_device, is_compiled_with_cuda, set_device
+from ..core.place import (get_device, is_compiled_with_cinn, is_compiled_with_cuda,
+                          is_compiled_with_custom_device, is_compiled_with_distribute,
+                          is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu,
+                          set_device)
 from . import cuda
 
 __all__ = ["set_device", "get_device", "is_compiled_with_cuda", "is_compiled_with_xpu",
@@ -7,36 +10,6 @@ __all__ = ["set_device", "get_device", "is_compiled_with_cuda", "is_compiled_wit
            "is_compiled_with_ipu", "is_compiled_with_custom_device", "get_cudnn_version",
            "get_default_device", "set_default_device", "get_all_device_type",
            "get_available_device", "cuda"]
-
-
-def is_compiled_with_xpu():
-    """Always False: no XPU backend."""
-    return False
-
-
-def is_compiled_with_rocm():
-    """Always False: no ROCm backend."""
-    return False
-
-
-def is_compiled_with_cinn():
-    """Always False: no CINN compiler."""
-    return False
-
-
-def is_compiled_with_distribute():
-    """Always False: one process, no collective backend."""
-    return False
-
-
-def is_compiled_with_ipu():
-    """Always False: no IPU backend."""
-    return False
-
-
-def is_compiled_with_custom_device(device_type):
-    """Always False: no custom device plugins."""
-    return False
 
 
 def get_cudnn_version():

@@ -24,7 +24,8 @@ from ..static.serialize import program_from_dict
 from ..static.verify import verify_program
 from .structure import decode_structure
 
-__all__ = ["FORMAT", "VERSION", "MAX_MODEL_BYTES", "SavedMethod", "model_path", "params_path",
+__all__ = ["FORMAT", "VERSION", "MAX_MODEL_BYTES", "MODEL_SUFFIX", "JSON_MODEL_SUFFIX",
+           "PARAMS_SUFFIX", "SavedMethod", "model_path", "params_path",
            "make_document", "write_model", "read_method", "read_params", "check_params",
            "load_model", "check_method_name", "resolve_files"]
 
@@ -65,21 +66,27 @@ def check_method_name(name):
         raise ValueError(f"method name {name!r} must be a Python identifier")
 
 
+MODEL_SUFFIX = ".pdmodel"
+JSON_MODEL_SUFFIX = ".json"  # Paddle 3's (PIR) program file name
+PARAMS_SUFFIX = ".pdiparams"
+
+
 def model_path(prefix, method="forward"):
     """`prefix.pdmodel` for forward, `prefix.<method>.pdmodel` for other methods."""
     check_method_name(method)
-    return f"{prefix}.pdmodel" if method == "forward" else f"{prefix}.{method}.pdmodel"
+    return f"{prefix}{MODEL_SUFFIX}" if method == "forward" else (
+        f"{prefix}.{method}{MODEL_SUFFIX}")
 
 
 def json_model_path(prefix):
     """`prefix.json`: where Paddle 3 (PIR) saves the forward program; sampan writes the same
     document there too, so code looking for either file name finds the model."""
-    return f"{prefix}.json"
+    return f"{prefix}{JSON_MODEL_SUFFIX}"
 
 
 def model_prefix(model_file):
     """The prefix of a `.pdmodel` or `.json` model file (None for another name)."""
-    for suffix in (".pdmodel", ".json"):
+    for suffix in (MODEL_SUFFIX, JSON_MODEL_SUFFIX):
         if model_file.endswith(suffix):
             return model_file[:-len(suffix)]
     return None
@@ -94,7 +101,7 @@ def existing_model_path(prefix):
 
 def params_path(prefix):
     """The shared parameter file of a saved model."""
-    return f"{prefix}.pdiparams"
+    return f"{prefix}{PARAMS_SUFFIX}"
 
 
 def resolve_files(path, model_filename=None, params_filename=None):
@@ -106,7 +113,7 @@ def resolve_files(path, model_filename=None, params_filename=None):
     if model_filename or params_filename:
         model = (os.path.join(path, model_filename) if model_filename else
                  existing_model_path(os.path.join(path, "model")))
-        params = os.path.join(path, params_filename or "model.pdiparams")
+        params = os.path.join(path, params_filename or "model" + PARAMS_SUFFIX)
         prefix = model_prefix(model)
     else:
         model, params, prefix = existing_model_path(path), params_path(path), path

@@ -6,7 +6,8 @@ import warnings
 from ..eager.tensor import Tensor
 from ..static.input_spec import InputSpec
 
-__all__ = ["with_specs", "check_spec_list", "value_key", "RetraceMonitor", "MAX_TRACES"]
+__all__ = ["with_specs", "check_spec_list", "value_key", "RetraceMonitor", "MAX_TRACES",
+           "ProgramCache"]
 
 MAX_TRACES = 5
 
@@ -102,3 +103,55 @@ class RetraceMonitor:
             warnings.warn(f"to_static function {self.fn_name!r} was traced {self.traces} times "
                           f"(more than {MAX_TRACES}); this trace was caused by {cause}",
                           stacklevel=4)
+
+
+class ProgramCache:
+    """The ConcretePrograms of one StaticFunction by signature key (`program_cache`), and
+    which was used last."""
+
+    def __init__(self):
+        self._programs = {}
+        self._last_key = None
+
+    def __len__(self):
+        return len(self._programs)
+
+    def __contains__(self, key):
+        return key in self._programs
+
+    def get(self, key):
+        """The program of `key` (now the last used one), or None."""
+        program = self._programs.get(key)
+        if program is not None:
+            self._last_key = key
+        return program
+
+    def add(self, key, program):
+        """Store the program built for `key`."""
+        self._programs[key] = program
+        self._last_key = key
+
+    def last(self):
+        """(key, (concrete program, its partial program)) of the program used last, as
+        Paddle's cache returns it; None before any."""
+        if self._last_key is None:
+            return None
+        program = self._programs[self._last_key]
+        return self._last_key, (program, program.partial_program)
+
+    def last_program(self):
+        """The ConcreteProgram used last, or None."""
+        return None if self._last_key is None else self._programs[self._last_key]
+
+    def forget_last(self):
+        """No program was used last (a call ran as graph segments instead)."""
+        self._last_key = None
+
+    def concrete_programs(self):
+        """Every ConcreteProgram built, oldest first."""
+        return list(self._programs.values())
+
+    def clear(self):
+        """Forget every program."""
+        self._programs.clear()
+        self._last_key = None

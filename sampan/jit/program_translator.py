@@ -15,7 +15,8 @@ from ..nn.layer.layers import Layer
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline
-from .cache import RetraceMonitor, check_spec_list, parameter_names, value_key, with_specs
+from .cache import (ProgramCache, RetraceMonitor, check_spec_list, parameter_names, value_key,
+                    with_specs)
 from .converters.common import JST
 from .errors import attach_user_frames, translate_origins
 from .operators.common import Undefined, is_variable
@@ -277,8 +278,7 @@ class StaticFunction:
         self._full_graph = full_graph
         self._property = property
         self._training = True
-        self._cache = {}
-        self._last = None
+        self._cache = ProgramCache()
         self._bound = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, self._fn)
         names = parameter_names(self._fn)
@@ -342,7 +342,7 @@ class StaticFunction:
 
     @property
     def program_cache(self):
-        """{signature key: ConcreteProgram} of the programs built so far."""
+        """The programs built so far by signature key (a `ProgramCache`)."""
         return self._cache
 
     @property
@@ -391,12 +391,13 @@ class StaticFunction:
         spec = self._input_spec if self._input_spec is not None else input_spec
         if spec is not None:
             return self._concrete(list(spec), {})
-        if self._last is None:
+        last = self._cache.last_program()
+        if last is None:
             if self._segments.last_breaks:
                 self._segments.first_break()
             raise ValueError(f"no program of {self._fn.__qualname__} yet: call it first or "
                              f"give input_spec to to_static")
-        return self._last
+        return last
 
     @property
     def main_program(self):
@@ -434,10 +435,10 @@ class StaticFunction:
             self._monitor.traced(args, kwargs)
             log.event(1, f"to_static: tracing {self._fn.__qualname__} (program "
                          f"#{len(self._cache) + 1})")
-            program = self._cache[key] = self._build(args, kwargs)
+            program = self._build(args, kwargs)
+            self._cache.add(key, program)
         elif log.enabled(2):
             log.event(2, f"to_static: cached program of {self._fn.__qualname__}")
-        self._last = program
         return program
 
     def _build(self, args, kwargs):

@@ -122,7 +122,7 @@ def _select_outputs(function, outputs, output_spec):
 
 def _output_position(function, name):
     """Position of output `name` among the flat outputs of a program the function built."""
-    for program in function.program_cache.values():
+    for program in function.program_cache.concrete_programs():
         names = [getattr(v, "name", None) for v in leaves(program.outputs)]
         if name in names:
             return names.index(name)

@@ -11,6 +11,8 @@ import numpy as np
 
 from ..core.unique_name import generate
 from ..eager.tensor import Parameter, Tensor
+from ..inference.model_format import MODEL_SUFFIX as INFER_MODEL_SUFFIX
+from ..inference.model_format import PARAMS_SUFFIX as INFER_PARAMS_SUFFIX
 from ..nn.layer.layers import Layer
 from ..ops._generated import api
 from ..static.framework import Parameter as StaticParameter
@@ -18,7 +20,7 @@ from ..static.framework import Variable
 from ..static.program_state import default_main_program
 from .partial_program import PartialProgram, map_structure
 
-__all__ = ["TranslatedLayer"]
+__all__ = ["TranslatedLayer", "INFER_MODEL_SUFFIX", "INFER_PARAMS_SUFFIX"]
 
 
 def _flat(args):

@@ -16,6 +16,7 @@ from .aliases import aliases as _aliases, keyword_aliased as _keyword_aliased
 from .array import array_length, array_read, array_write, create_array
 from .creation import *  # noqa: F401,F403
 from .creation import __all__ as _creation_names
+from .creation import fill_constant  # paddle.tensor's, not a top-level paddle name
 from .construct import *  # noqa: F401,F403
 from .construct import __all__ as _construct_names
 from .conversion import METHODS as _conversion_methods

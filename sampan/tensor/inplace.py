@@ -129,7 +129,13 @@ def _copied(x, src, blocking=True):
     return src if list(src.shape) == list(x.shape) else api.expand(src, x.shape)
 
 
+def _assigned(x, y):
+    """A copy of y (x takes y's values, shape and dtype)."""
+    return api.assign(y)
+
+
 METHODS = {
+    "_inplace_assign": _inplace(_assigned, "_inplace_assign", same_meta=False),
     "zero_": _inplace(_zeros, "zero_"),
     "fill_": _inplace(_filled, "fill_"),
     "copy_": _inplace(_copied, "copy_"),

@@ -6,8 +6,8 @@ from ..pyct import origin
 from ..segments import breaks
 
 __all__ = ["is_variable", "Undefined", "UndefinedVariableError", "NO_RETURN", "ReturnValue",
-           "UnsupportedConstruct", "RequirePython", "ReraiseUnsupported", "load_values",
-           "where"]
+           "Dygraph2StaticException", "UnsupportedConstruct", "RequirePython",
+           "ReraiseUnsupported", "load_values", "where"]
 
 
 class UndefinedVariableError(NameError):
@@ -62,7 +62,11 @@ def is_variable(value):
     return isinstance(value, Variable)
 
 
-class UnsupportedConstruct(NotImplementedError):
+class Dygraph2StaticException(Exception):
+    """Code to_static cannot turn into a Program as written (Paddle's name for the error)."""
+
+
+class UnsupportedConstruct(Dygraph2StaticException, NotImplementedError):
     """A construct to_static cannot convert; it escapes the user's own `except` clauses."""
 
 

@@ -68,7 +68,6 @@ class SegmentedCalls:
         tensors = _tensor_leaves(args, kwargs)
         program = fn._cache.get(key)
         if program is not None:
-            fn._last = program
             self.last_call, self.last_breaks = CallStats(1, False), []
             return program.partial_program(tensors)
         tree = self.trees.get(key)
@@ -96,8 +95,8 @@ class SegmentedCalls:
         traced = fn._trace(args, kwargs, builder)
         done = builder.finish(traced[3])
         if done is None:  # no break: the one Program full_graph=True builds
-            program = fn._cache[key] = fn._concrete_of(traced)
-            fn._last = program
+            program = fn._concrete_of(traced)
+            fn._cache.add(key, program)
             self.last_call, self.last_breaks = CallStats(1, True), []
             return program.partial_program(tensors)
         outputs, steps = done
@@ -105,7 +104,7 @@ class SegmentedCalls:
         self.trees[key] = SegmentTree(root, traced[2], traced[4])
         self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
         self.last_call = CallStats(sum(isinstance(step, Segment) for step in steps), True)
-        fn._last = None
+        fn._cache.forget_last()
         return outputs
 
     def first_break(self):

@@ -1,6 +1,6 @@
 """Flatten nested lists/tuples/dicts of values into leaves and rebuild them (branch outputs)."""
 
-__all__ = ["flatten", "pack", "structure"]
+__all__ = ["flatten", "pack", "structure", "map_structure"]
 
 
 def flatten(obj):
@@ -32,3 +32,14 @@ def pack(template, leaves):
             return {key: build(obj[key]) for key in sorted(obj)}
         return next(it)
     return build(template)
+
+
+def map_structure(func, *structures):
+    """`func` applied to the leaves of `structures` side by side, in the first one's nesting
+    (`paddle.utils.map_structure`); the structures must nest alike."""
+    first = structure(structures[0])
+    for k, other in enumerate(structures[1:], start=1):
+        if structure(other) != first:
+            raise ValueError(f"map_structure: structure {k} nests as {structure(other)}, "
+                             f"structure 0 as {first}")
+    return pack(structures[0], [func(*leaves) for leaves in zip(*map(flatten, structures))])

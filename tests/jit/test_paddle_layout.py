@@ -1,0 +1,169 @@
+"""Paddle's module layout (paddle.base, paddle.jit.dy2static, paddle.framework, ...): each
+name is sampan's own object and behaves as Paddle's."""
+import importlib
+import os
+
+import numpy as np
+import pytest
+
+import sampan as paddle
+from sampan.jit import to_static
+
+
+def test_base_names_are_sampan_objects():
+    from sampan import base
+    from sampan.base import core, dygraph, framework
+    assert core is paddle.core and importlib.import_module("sampan.base.core") is core
+    assert base.Program is paddle.static.Program and framework.Variable is paddle.static.Variable
+    assert base.Executor is paddle.static.Executor
+    assert framework.default_main_program is paddle.static.default_main_program
+    assert dygraph.to_variable is paddle.to_tensor
+    assert not core.is_compiled_with_xpu() and not paddle.core.is_compiled_with_cuda()
+
+
+def test_dygraph_guard_runs_eagerly_inside_static_mode():
+    from sampan.base import dygraph
+    paddle.enable_static()
+    try:
+        with dygraph.guard():
+            assert paddle.in_dynamic_mode()
+            value = paddle.to_tensor([1.0, 2.0]) * 2
+        assert not paddle.in_dynamic_mode()
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(value.numpy(), [2.0, 4.0])
+
+
+def test_framework_mode_queries():
+    from sampan.framework import in_pir_mode, use_pir_api
+    assert use_pir_api() and not in_pir_mode()
+    paddle.enable_static()
+    try:
+        assert in_pir_mode()
+    finally:
+        paddle.disable_static()
+
+
+def test_manual_program_seed_makes_static_draws_repeat():
+    from sampan.framework import random
+
+    def draw():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            random._manual_program_seed(11)
+            out = paddle.uniform([4])
+        assert main.random_seed == 11
+        return paddle.static.Executor().run(main, fetch_list=[out])[0]
+    paddle.enable_static()
+    try:
+        np.testing.assert_array_equal(draw(), draw())
+    finally:
+        paddle.disable_static()
+
+
+def test_fill_constant():
+    out = paddle.tensor.fill_constant([2, 3], "int32", 7)
+    assert out.dtype == paddle.int32
+    np.testing.assert_array_equal(out.numpy(), np.full([2, 3], 7, "int32"))
+    target = paddle.zeros([2], "float32")
+    assert paddle.tensor.fill_constant([2], "float32", 1.5, out=target) is target
+    np.testing.assert_array_equal(target.numpy(), [1.5, 1.5])
+    assert not hasattr(paddle, "fill_constant")  # paddle.tensor's only, as in Paddle
+
+
+def test_flatten_and_map_structure():
+    nest = {"b": [1, (2, 3)], "a": 4}
+    assert paddle.utils.flatten(nest) == [4, 1, 2, 3]
+    assert paddle.utils.flatten(5) == [5]
+    summed = paddle.utils.map_structure(lambda a, b: a + b, nest, {"b": [10, (20, 30)], "a": 40})
+    assert summed == {"a": 44, "b": [11, (22, 33)]}
+    with pytest.raises(ValueError, match="structure 1"):
+        paddle.utils.map_structure(lambda a, b: a, [1, 2], [1])
+
+
+def test_inplace_assign_takes_the_value_and_passes_gradients():
+    x = paddle.ones([2])
+    y = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    assert x._inplace_assign(y) is x
+    np.testing.assert_array_equal(x.numpy(), [3.0, 4.0])
+    (x * 2).sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), [2.0, 2.0])
+
+
+def test_inplace_assign_under_to_static():
+    def fn(x, y):
+        z = x * 1
+        z._inplace_assign(y * 3)
+        return z + 1
+    x, y = paddle.ones([3]), paddle.to_tensor([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(to_static(fn)(x, y).numpy(), fn(x, y).numpy())
+
+
+def foo(a, b, c=1, d=2):
+    return a + b + c
+
+
+def test_dy2static_names():
+    import sampan.jit.dy2static as jst
+    from sampan.jit.dy2static.program_translator import ConcreteProgram, StaticFunction
+    from sampan.jit.dy2static.utils import Dygraph2StaticException
+    from sampan.jit.operators import Call
+    from sampan.jit.operators.common import UnsupportedConstruct
+    assert jst.Call is Call and jst.convert_call is Call
+    assert StaticFunction is paddle.jit.StaticFunction
+    assert issubclass(UnsupportedConstruct, Dygraph2StaticException)
+    sf = to_static(foo)
+    sf(paddle.ones([2]), paddle.ones([2]))
+    assert isinstance(sf.concrete_program, ConcreteProgram)
+    assert jst.convert_to_static(foo) is jst.convert_to_static(foo)  # cached
+    assert jst.convert_var_dtype(paddle.to_tensor(2.7), "int") == 2
+    assert jst.convert_logical_and(lambda: True, lambda: 0) == 0
+
+
+def test_func_to_source_code_blanks_comments_and_shows_converted_code():
+    from sampan.jit.dy2static import Call
+    from sampan.jit.dy2static.utils import func_to_source_code
+
+    def branchy(x):
+        # a comment
+        if x.sum() > 0:
+            x = x + 1
+        return x
+    plain = func_to_source_code(branchy)
+    assert "#" not in plain and plain.startswith("def branchy(x):")
+    assert "_jst.IfElse" in func_to_source_code(Call(branchy))
+    with pytest.raises(TypeError, match="function or method"):
+        func_to_source_code(3)
+
+
+def test_program_cache_object_model():
+    sf = to_static(foo)
+    a, b = paddle.ones([2]), paddle.ones([2])
+    sf(a, b)
+    first = sf.program_cache.last()
+    key, (program, partial) = first
+    assert program is sf.concrete_program and partial is program.partial_program
+    sf(a, b, 3)
+    assert len(sf.program_cache) == 2 and len(sf.program_cache.concrete_programs()) == 2
+    sf(a, b)
+    assert sf.program_cache.last() == first
+
+
+def test_operator_name_and_partial_program_from():
+    from sampan.jit.dy2static.pir_partial_program import partial_program_from
+    sf = to_static(foo)
+    sf(paddle.ones([2]), paddle.ones([2]))
+    program = sf.concrete_program
+    assert partial_program_from(program) is program.partial_program
+    names = [op.name() for op in program.main_program.global_block().ops]
+    assert "pd_op.elementwise_add" in names or "pd_op.add" in names
+
+
+def test_saved_model_suffixes(tmp_path):
+    from sampan.jit.pir_translated_layer import PIR_INFER_MODEL_SUFFIX
+    from sampan.jit.translated_layer import INFER_MODEL_SUFFIX, INFER_PARAMS_SUFFIX
+    layer = paddle.nn.Linear(2, 2)
+    prefix = str(tmp_path / "m")
+    paddle.jit.save(layer, prefix, input_spec=[paddle.static.InputSpec([None, 2])])
+    for suffix in (INFER_MODEL_SUFFIX, INFER_PARAMS_SUFFIX, PIR_INFER_MODEL_SUFFIX):
+        assert os.path.isfile(prefix + suffix)
