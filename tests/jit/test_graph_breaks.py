@@ -53,6 +53,13 @@ def float_break(x):
     return x * math.sqrt(x.abs().mean())  # math.sqrt asks float() of the Variable
 
 
+def builtin_casts_break(x):
+    scale = float(x.mean())  # written in the converted source: the builtin runs, not a cast op
+    count = int(x.abs().max())
+    positive = bool(x.sum() > 0)
+    return x * scale + count, positive, type(scale).__name__, type(count).__name__
+
+
 def try_break(x):
     try:
         if x.sum() > 0:
@@ -95,8 +102,8 @@ def with_break(x):
     return y
 
 
-@pytest.mark.parametrize("fn", [numpy_break, item_break, tolist_break, float_break, try_break,
-                                generator_break, with_break])
+@pytest.mark.parametrize("fn", [numpy_break, item_break, tolist_break, float_break,
+                                builtin_casts_break, try_break, generator_break, with_break])
 @pytest.mark.parametrize("sign", [1.0, -1.0])
 def test_each_kind_of_break_matches_eager(fn, sign):
     x = _t([[1.0, -2.0, 3.0], [0.5, 0.25, 4.0]]) * sign

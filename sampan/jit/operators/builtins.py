@@ -5,6 +5,7 @@ from ...eager.tensor import Tensor
 from ...ops._generated import api
 from ...static.assert_op import Assert as static_assert
 from ...static.print_op import Print as static_print
+from ..segments import breaks
 from .common import is_variable
 
 __all__ = ["Assert", "Print", "Len", "Cast", "IsInstance", "Shape"]
@@ -55,8 +56,10 @@ def Len(value):
 
 def Cast(kind, *args):
     """`int/float/bool/complex(value)`: for a Variable, a cast op to int32 / float32 / bool /
-    complex64 of the same shape, as Paddle converts them (elementwise, whatever the size)."""
-    if len(args) != 1 or not is_variable(args[0]):
+    complex64 of the same shape, as Paddle converts them (elementwise, whatever the size).
+    With full_graph=False the builtin itself runs: the graph breaks and Python gets the
+    value, as eagerly."""
+    if len(args) != 1 or not is_variable(args[0]) or breaks.active() is not None:
         return kind(*args)
     return api.cast(args[0], _CAST_DTYPES[kind])
 
