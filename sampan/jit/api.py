@@ -1,4 +1,6 @@
 """Public entry points: to_static and the switches, logging and checks around it."""
+import os
+
 from ..core.lazy import lazy_exports
 from ..executor.strategy import BuildStrategy
 from ..nn.layer.layers import Layer
@@ -20,13 +22,18 @@ _BACKENDS = ("CINN", None)
 def to_static(function=None, input_spec=None, build_strategy=None, backend=None, **kwargs):
     """Convert a function, a Layer method or a Layer (its forward) to run as a static Program.
 
-    `kwargs` takes Paddle's `property` (run as plain Python) and `full_graph` (every
-    conversion here is a full graph); `backend='CINN'` is accepted and compiles as None.
+    `kwargs` takes Paddle's `property` (run as plain Python) and `full_graph`: False (the
+    default, as in Paddle 3) breaks the graph where Python needs a tensor's value and runs the
+    pieces as compiled segments; True converts the whole function into one Program and
+    raises where it cannot. Unset, it is False unless the environment variable
+    `ENABLE_FALL_BACK` is false (Paddle's switch, read when decorating). `backend='CINN'` is
+    accepted and compiles as None.
     """
     check_spec_list(input_spec, "to_static")
     _check_to_static_arguments(build_strategy, backend, kwargs)
+    full_graph = kwargs.get("full_graph")
     options = dict(input_spec=input_spec, build_strategy=build_strategy,
-                   full_graph=kwargs.get("full_graph", True),
+                   full_graph=not _fall_back_enabled() if full_graph is None else full_graph,
                    property=kwargs.get("property", False))
 
     def decorate(obj):
@@ -43,6 +50,17 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
                             f"or a Layer, got {type(obj).__name__}")
         return StaticFunction(obj, **options)
     return decorate if function is None else decorate(function)
+
+
+def _fall_back_enabled():
+    """Paddle's `ENABLE_FALL_BACK` environment switch (default on): off, to_static without
+    an explicit full_graph converts whole functions (full_graph=True)."""
+    value = os.environ.get("ENABLE_FALL_BACK", "True").strip().lower()
+    if value in ("1", "true", "on", "yes"):
+        return True
+    if value in ("0", "false", "off", "no"):
+        return False
+    raise ValueError(f"environment variable ENABLE_FALL_BACK={value!r}: expected true or false")
 
 
 def _check_to_static_arguments(build_strategy, backend, kwargs):

@@ -73,7 +73,7 @@ def test_tensor_if_inside_try_is_rejected():
             pass
         return x
     with pytest.raises(NotImplementedError, match=r"inside 'try'.*test_errors.py:\d+"):
-        to_static(guarded)(t([1.0]))
+        to_static(guarded, full_graph=True)(t([1.0]))
     assert to_static(guarded).code.count("RequirePython") == 1
 
 
@@ -109,7 +109,7 @@ def test_tensor_if_inside_try_is_not_swallowed_by_broad_except(fn):
     """The error escapes the user's own handler: swallowing it silently skipped the branch
     (x + 1 was never added)."""
     with pytest.raises(NotImplementedError, match="inside 'try'"):
-        to_static(fn)(t([1.0]))
+        to_static(fn, full_graph=True)(t([1.0]))
 
 
 def test_python_if_inside_try_with_broad_except_still_runs():
@@ -137,7 +137,7 @@ def rebinds_global(x):
 
 def test_global_rebinding_in_tensor_if_is_rejected():
     with pytest.raises(NotImplementedError, match="global/nonlocal name inside an if"):
-        to_static(rebinds_global)(t([1.0]))
+        to_static(rebinds_global, full_graph=True)(t([1.0]))
 
 
 def test_nonlocal_write_in_tensor_loop_is_rejected():
@@ -152,7 +152,7 @@ def test_nonlocal_write_in_tensor_loop_is_rejected():
             return y
         return inner(x)
     with pytest.raises(NotImplementedError, match="global/nonlocal write inside a loop"):
-        to_static(outer)(t([1.0]))
+        to_static(outer, full_graph=True)(t([1.0]))
 
 
 def test_build_error_in_called_function_lists_both_frames():

@@ -405,3 +405,27 @@ def _env(name, value):
             del os.environ[name]
         else:
             os.environ[name] = saved
+
+
+def test_constructs_full_graph_refuses_run_as_eager():
+    from tests.jit import test_errors as strict_cases
+    for fn in (strict_cases.swallow_exception, strict_cases.swallow_bare,
+               strict_cases.swallow_named):
+        for values in ([1.0], [0.5], [20.0]):
+            _check(fn, _t(values))
+    strict_cases.COUNTER = 0
+    _check(strict_cases.rebinds_global, _t([1.0]))
+    assert strict_cases.COUNTER == 1
+
+
+def test_enable_fall_back_false_makes_the_default_full_graph():
+    with _env("ENABLE_FALL_BACK", "False"):
+        strict = paddle.jit.to_static(numpy_break)
+        explicit = paddle.jit.to_static(numpy_break, full_graph=False)
+    with _env("ENABLE_FALL_BACK", "True"):
+        default = paddle.jit.to_static(numpy_break)
+    assert strict.full_graph and not explicit.full_graph and not default.full_graph
+    x = _t([1.0])
+    _same(numpy_break(x), strict(x))
+    _same(numpy_break(x), default(x))
+    assert strict.graph_breaks == [] and len(default.graph_breaks) == 1

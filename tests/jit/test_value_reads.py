@@ -1,5 +1,6 @@
 """Values read into Python inside converted code stay symbolic (as Paddle's AST mode keeps
-them): x.numpy(), x.item(), int/float/bool(x), to_tensor/assign of a Variable."""
+them under full_graph=True): x.numpy(), x.item(), int/float/bool(x), to_tensor/assign of a
+Variable."""
 import numpy as np
 import pytest
 
@@ -10,7 +11,7 @@ from sampan.jit import to_static
 def same(fn, *args):
     """Eager and converted runs of `fn` agree."""
     want = fn(*args)
-    got = to_static(fn)(*args)
+    got = to_static(fn, full_graph=True)(*args)
     np.testing.assert_allclose(np.asarray(got.numpy()), np.asarray(want), rtol=1e-6)
     return got
 
@@ -49,7 +50,7 @@ def test_numpy_is_the_variable(batch):
 
 @pytest.mark.parametrize("values", [[1.0, 2.0], [-3.0, 1.0]])
 def test_item_builds_a_cond(values):
-    fn = to_static(item_in_condition)
+    fn = to_static(item_in_condition, full_graph=True)
     x = paddle.to_tensor(values)
     np.testing.assert_allclose(fn(x).numpy(), item_in_condition(x).numpy())
     ops = [op.type for op in fn.concrete_program.main_program.global_block().ops]
@@ -58,7 +59,7 @@ def test_item_builds_a_cond(values):
 
 def test_item_with_flat_and_nd_index():
     x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
-    got = to_static(item_with_index)(x)
+    got = to_static(item_with_index, full_graph=True)(x)
     np.testing.assert_allclose(got.numpy(), 3.0 + 3.0)
 
 
@@ -66,7 +67,7 @@ def test_item_of_many_elements_is_value_error_with_user_line():
     def bad(x):
         return x.item()
     with pytest.raises(ValueError, match="only one element") as info:
-        to_static(bad)(paddle.ones([2, 2]))
+        to_static(bad, full_graph=True)(paddle.ones([2, 2]))
     assert "return x.item()" in str(info.value)
 
 
@@ -74,20 +75,20 @@ def test_item_index_out_of_range():
     def bad(x):
         return x.item(7)
     with pytest.raises(ValueError, match="out of bounds"):
-        to_static(bad)(paddle.ones([2, 2]))
+        to_static(bad, full_graph=True)(paddle.ones([2, 2]))
 
 
 def test_tolist_is_assertion_error_as_in_paddle():
     def bad(x):
         return x.tolist()
     with pytest.raises(AssertionError, match="tolist") as info:
-        to_static(bad)(paddle.ones([2]))
+        to_static(bad, full_graph=True)(paddle.ones([2]))
     assert "return x.tolist()" in str(info.value)
 
 
 def test_to_tensor_of_variable_is_a_copy_that_stops_gradient():
     x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-    fn = to_static(to_tensor_keeps_gradient_off)
+    fn = to_static(to_tensor_keeps_gradient_off, full_graph=True)
     out = fn(x)
     np.testing.assert_allclose(out.numpy(), [4.0, 8.0])
     out.sum().backward()
@@ -98,7 +99,7 @@ def test_to_tensor_of_variable_is_a_copy_that_stops_gradient():
 
 def test_to_tensor_of_a_list_holding_variables_stacks_them():
     x = paddle.to_tensor([1.0, 2.0])
-    got = to_static(to_tensor_of_list)(x)
+    got = to_static(to_tensor_of_list, full_graph=True)(x)
     np.testing.assert_allclose(got.numpy(), [3.0, 6.0, 1.5])
 
 
