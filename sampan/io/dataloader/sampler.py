@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from ...core import random as _random
+from ...core.process_env import launched_rank, launched_world_size
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler",
            "SubsetRandomSampler", "BatchSampler", "DistributedBatchSampler"]
@@ -155,6 +156,9 @@ class BatchSampler(Sampler):
 class DistributedBatchSampler(BatchSampler):
     """This rank's share of the batches: every rank sees the same number of samples.
 
+    `num_replicas` and `rank` default to the job's size and this process's rank, as the
+    launcher (mpiexec) announced them.
+
     Indices are padded by wrapping around to a multiple of `num_replicas` (then shuffled with
     the epoch as seed when `shuffle`, so ranks agree); full rounds of `batch_size * num_replicas`
     are dealt one batch per rank, the last short round is split evenly. A shuffled pass moves
@@ -164,8 +168,8 @@ class DistributedBatchSampler(BatchSampler):
     def __init__(self, dataset, batch_size, num_replicas=None, rank=None, shuffle=False,
                  drop_last=False):
         _check_batch_size(batch_size)
-        self.nranks = 1 if num_replicas is None else int(num_replicas)
-        self.local_rank = 0 if rank is None else int(rank)
+        self.nranks = launched_world_size() if num_replicas is None else int(num_replicas)
+        self.local_rank = launched_rank() if rank is None else int(rank)
         if not 0 <= self.local_rank < self.nranks:
             raise ValueError(f"rank {self.local_rank} out of range for {self.nranks} replicas")
         self.dataset, self.sampler = dataset, None

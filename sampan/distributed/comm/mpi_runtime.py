@@ -1,0 +1,72 @@
+"""Loading MPI (mpi4py, imported only when a job of several processes starts), finding
+`mpiexec`, and ending the whole job when one rank fails.
+
+A rank that raises while its peers wait in a collective would otherwise leave them
+waiting forever: the exception hook prints the traceback, then aborts MPI_COMM_WORLD,
+which makes `mpiexec` kill every rank and exit non-zero.
+"""
+import os
+import shutil
+import sys
+import traceback
+
+__all__ = ["load_mpi", "find_mpiexec", "install_abort_on_failure"]
+
+_MISSING = ("multi-process training needs mpi4py and an MPI library: install them with "
+            "`pip install mpi4py mpich` (the `distributed` extra of sampan)")
+
+
+def load_mpi():
+    """The `mpi4py.MPI` module (MPI initialised on first call), or a clear ImportError."""
+    try:
+        from mpi4py import MPI
+    except ImportError as exc:
+        raise ImportError(f"{_MISSING}: {exc}") from None
+    return MPI
+
+
+def find_mpiexec():
+    """The `mpiexec` to start ranks with: the one beside this Python (the venv's, from the
+    mpich wheel) first, then `$SAMPAN_MPIEXEC`, then the first on PATH."""
+    beside = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+    if os.access(beside, os.X_OK):
+        return beside
+    chosen = os.environ.get("SAMPAN_MPIEXEC") or shutil.which("mpiexec")
+    if chosen:
+        return chosen
+    raise FileNotFoundError(f"no mpiexec beside {sys.executable} nor on PATH; {_MISSING}")
+
+
+def _user_frames(tb):
+    """The traceback from the first frame outside the launcher's bootstrap and runpy."""
+    first = tb
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not (name.endswith(os.path.join("launch", "rank_main.py")) or "runpy" in name):
+            return tb
+        tb = tb.tb_next
+    return first
+
+
+_installed = {"hook": False}
+
+
+def install_abort_on_failure(rank):
+    """Make an uncaught exception in this rank end the whole job (once per process)."""
+    if _installed["hook"]:
+        return
+    _installed["hook"] = True
+    previous = sys.excepthook
+
+    def abort_job(kind, value, tb):
+        sys.stderr.write(f"[rank {rank}] uncaught exception; aborting every rank\n")
+        try:
+            traceback.print_exception(kind, value, _user_frames(tb))
+        finally:
+            sys.stderr.flush()
+            sys.stdout.flush()
+        if issubclass(kind, KeyboardInterrupt):
+            previous(kind, value, tb)
+        load_mpi().COMM_WORLD.Abort(1)
+
+    sys.excepthook = abort_job

@@ -1,0 +1,1 @@
+"""Tests of sampan.distributed: real multi-process jobs under mpiexec."""
