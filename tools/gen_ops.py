@@ -117,6 +117,8 @@ def render(specs, operators):
     for n in names:
         fwd = specs[n]["forward"]
         data[n]["forward"] = {"name": fwd["name"]} if fwd else None
+        if specs[n]["communicates"]:  # written only where true: most ops do not communicate
+            data[n]["communicates"] = True
     entries = [(n, _spec_lines(data[n])) for n in names]
     makers = [_grad_maker(specs[n], specs[specs[n]["backward"]])
               for n in names if specs[n]["backward"]]

@@ -10,9 +10,9 @@ TENSOR_TYPES = ("Tensor", "Tensor?", "Tensor[]")
 ATTR_TYPES = ("bool", "int", "float", "str", "int[]", "IntArray", "float[]", "Scalar", "DataType",
               "Any")
 FORWARD_KEYS = {"op", "doc", "args", "output", "infer_meta", "kernel", "backward",
-                "no_grad_inputs", "intermediate", "view"}
+                "no_grad_inputs", "intermediate", "view", "communicates"}
 BACKWARD_KEYS = {"backward_op", "forward", "args", "output", "infer_meta", "kernel",
-                 "backward", "no_grad_inputs", "no_need_buffer", "doc"}
+                 "backward", "no_grad_inputs", "no_need_buffer", "doc", "communicates"}
 _ARG_RE = re.compile(r"^\s*(Tensor\[\]|Tensor\?|Tensor|int\[\]|float\[\]|[A-Za-z]+)\s+(\w+)"
                      r"\s*(?:=\s*(.+?))?\s*$")
 _OUT_RE = re.compile(r"^\s*(Tensor\[\]|Tensor)\s*\(\s*(\w+)\s*\)\s*$")
@@ -120,6 +120,7 @@ def _common(entry, name, keys):
         "doc": str(entry.get("doc", "")).strip(),
         "forward": None,
         "view": entry.get("view"),
+        "communicates": bool(entry.get("communicates", False)),
     }
     names = [a[1] for a in spec["args"]] + [o[1] for o in spec["outputs"]]
     if len(set(a[1] for a in spec["args"])) != len(spec["args"]):

@@ -11,6 +11,8 @@ them on every rank instead of hanging or mixing bytes.
 import numpy as np
 
 from ..eager.tensor import Tensor, wrap
+from ..ops._generated import api
+from ..static.framework import Variable
 from .comm.communicator import AVG, MAX, MIN, OP_NAMES, reduce_rows
 from .comm.group import resolve_group
 from .comm.task import Task
@@ -24,6 +26,20 @@ class ReduceOp:
     """Reduction kinds of all_reduce / reduce / reduce_scatter."""
 
     SUM, MAX, MIN, PROD, AVG = 0, 1, 2, 3, 4
+
+
+_STATIC_ALL_REDUCE = {0: api.c_allreduce_sum, 1: api.c_allreduce_max, 2: api.c_allreduce_min,
+                      3: api.c_allreduce_prod, 4: api.c_allreduce_avg}
+
+
+def _in_program(tensor, what):
+    """True for a Variable of a Program being built (static mode, to_static): the
+    collective becomes an op; Paddle's in-place result is the Variable taking it over."""
+    if isinstance(tensor, Variable):
+        return True
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"{what}: expected a Tensor, got {type(tensor).__name__}")
+    return False
 
 
 def _owned(tensor, what):
@@ -63,6 +79,10 @@ def _done(task, sync_op):
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     """Reduce `tensor` over every rank of the group, in place (op: a ReduceOp)."""
     group = resolve_group(group)
+    if _in_program(tensor, "all_reduce"):
+        _check_op("all_reduce", op, tensor.dtype.np)
+        tensor._take_over(_STATIC_ALL_REDUCE[op](tensor, ring_id=group.id))
+        return Task()
     if not group.is_member():
         return Task()
     array = _owned(tensor, "all_reduce")
@@ -75,9 +95,12 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
 def broadcast(tensor, src, group=None, sync_op=True):
     """Copy global rank `src`'s tensor into every rank's `tensor`."""
     group = resolve_group(group)
+    root = _group_rank(group, src, "broadcast", "src")
+    if _in_program(tensor, "broadcast"):
+        tensor._take_over(api.c_broadcast(tensor, ring_id=group.id, root=root))
+        return Task()
     if not group.is_member():
         return Task()
-    root = _group_rank(group, src, "broadcast", "src")
     array = _owned(tensor, "broadcast")
     group.check_same("broadcast", (("tensor", _spec(array)), ("src", src)))
     task = group.comm.bcast(array, root).then(lambda: tensor._set_data(array))
@@ -103,6 +126,9 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
 def all_gather(tensor_list, tensor, group=None, sync_op=True):
     """Fill `tensor_list` with every rank's `tensor`, in rank order."""
     group = resolve_group(group)
+    if _in_program(tensor, "all_gather"):
+        _fill_static_gather(tensor_list, tensor, group)
+        return Task()
     if not group.is_member():
         return Task()
     array = _owned(tensor, "all_gather")
@@ -113,6 +139,15 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
         tensor_list.clear()
         tensor_list.extend(wrap(row.copy()) for row in stack)
     return _done(task.then(fill), sync_op)
+
+
+def _fill_static_gather(tensor_list, tensor, group):
+    from ..tensor.manipulation import split
+    gathered = api.c_allgather(tensor.reshape([1] + list(tensor.shape)), ring_id=group.id,
+                               nranks=group.nranks)
+    tensor_list.clear()
+    tensor_list.extend(part.reshape(list(tensor.shape))
+                       for part in split(gathered, group.nranks, axis=0))
 
 
 def all_gather_object(object_list, obj, group=None):

@@ -19,7 +19,12 @@ from .node_source import recorder_source, runner_source
 from .tensor import Tensor, wrap
 
 __all__ = ["NodeBase", "GradNode", "RECORD_SINGLE", "edge_of", "run_backward",
-           "tensor_backward", "grad", "register_hook"]
+           "tensor_backward", "grad", "register_hook", "BACKWARD_OBSERVERS"]
+
+# Objects told how a `.grad`-filling backward walk progresses (DataParallel's gradient
+# reducers): `progress(seq)` before the walk runs the node numbered `seq` (every newer
+# node has run and its gradients reached their leaves), `finished()` at the end.
+BACKWARD_OBSERVERS = []
 
 _RELEASED = "released"
 _SEQUENCE = itertools.count()
@@ -450,6 +455,7 @@ def _engine(seed_edges, seeds, retain_graph, create_graph, capture=None, blocked
     """
     buffers, leaf_grads, pending = {}, {}, []
     direct = capture is None
+    observers = BACKWARD_OBSERVERS[:] if direct else None
     screen = None if direct else _Screen(seed_edges, capture, blocked)
     fast = not create_graph
     edges, by_input, seq = seed_edges, seeds, 0
@@ -482,6 +488,9 @@ def _engine(seed_edges, seeds, retain_graph, create_graph, capture=None, blocked
                 leaf_grads[id(e)] = (e, g if prev is None else _sum(prev[1], g))
         if not pending:
             break
+        if observers:
+            for observer in observers:
+                observer.progress(-pending[0][0])
         node = _heappop(pending)[1]
         grads = buffers.pop(node)
         seq = node.seq
@@ -505,6 +514,9 @@ def _engine(seed_edges, seeds, retain_graph, create_graph, capture=None, blocked
             node.release()
     if leaf_grads:
         _finish_leaves(leaf_grads, create_graph, capture, blocked)
+    if observers:
+        for observer in observers:
+            observer.finished()
 
 
 class _Screen:

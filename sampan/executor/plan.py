@@ -4,8 +4,8 @@ import operator
 from ..core.errors import NotFoundError
 from ..ops.registry import OPS
 from .bind import EXEC_RULES, bind, run_node
-from .passes import (Node, eliminate_common_subexpressions, eliminate_dead_code,
-                     fold_constants, fuse_elementwise)
+from .passes import (COMMUNICATION_OPS, Node, eliminate_common_subexpressions,
+                     eliminate_dead_code, fold_constants, fuse_elementwise)
 from .passes.prune_outputs import prune_dead_outputs
 from .passes.inplace import FRESH_PRODUCERS, INPLACE, inplace_kernel
 from .schedule_info import parallel_info
@@ -53,11 +53,12 @@ def _optimise(nodes, block, feeds, fetches, strategy, checked):
     persist = {n for n, v in block.vars.items() if v.persistable}
     protected = persist | set(feeds)
     renames, constants = {}, {}
+    untouchable = COMMUNICATION_OPS.union(EXEC_RULES)  # never removed, merged or folded
     if strategy.enable_cse:
-        nodes, renames = eliminate_common_subexpressions(nodes, protected, EXEC_RULES)
+        nodes, renames = eliminate_common_subexpressions(nodes, protected, untouchable)
     fetches = [renames.get(n, n) for n in fetches]
     if strategy.enable_dce:
-        nodes = eliminate_dead_code(nodes, fetches, persist, EXEC_RULES)
+        nodes = eliminate_dead_code(nodes, fetches, persist, untouchable)
         nodes = prune_dead_outputs(nodes, set(fetches) | persist)
     for node in nodes:
         if node.type not in EXEC_RULES and node.type not in OPS:
@@ -66,7 +67,7 @@ def _optimise(nodes, block, feeds, fetches, strategy, checked):
                                     f"registered op and has no exec rule")
     if strategy.enable_constant_folding and not checked:
         nodes, constants = fold_constants(nodes, run_node, protected | set(fetches),
-                                          EXEC_RULES)
+                                          untouchable)
     if strategy.fuse_elewise_add_act_ops and not checked:
         nodes = fuse_elementwise(nodes, protected | set(fetches))
     return nodes, fetches, constants

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from ..core.process_env import launched_world_size
 from ..eager.grad_mode import no_grad
 from ..eager.tensor import Tensor
 from ..io import DataLoader, Dataset, DistributedBatchSampler, IterableDataset
@@ -122,6 +123,7 @@ class Model:
         self._loss = None
         self._metrics = []
         self._amp_configs = None
+        self._trainer = network
         self.stop_training = False
 
     def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
@@ -137,6 +139,11 @@ class Model:
         _check_amp_configs(amp_configs)
         self._optimizer, self._loss, self._metrics = optimizer, loss, metrics
         self._amp_configs = amp_configs
+        if launched_world_size() > 1 and self._trainer is self.network:
+            # Launched as several ranks: train through DataParallel, as Paddle's Model does.
+            from ..distributed import DataParallel, init_parallel_env
+            init_parallel_env()
+            self._trainer = DataParallel(self.network)
 
     def parameters(self, *args, **kwargs):
         return self.network.parameters(*args, **kwargs)
@@ -151,9 +158,10 @@ class Model:
             return arity
         return len(fields) - len(self._labels) if self._labels else max(1, len(fields) - 1)
 
-    def _outputs(self, inputs):
+    def _outputs(self, inputs, network=None):
         """The network's outputs on `inputs` (arrays or tensors), as a list."""
-        return _as_list(self.network(*[_as_tensor(x) for x in _as_list(inputs)]))
+        network = self.network if network is None else network
+        return _as_list(network(*[_as_tensor(x) for x in _as_list(inputs)]))
 
     def _losses(self, outputs, labels):
         return _as_list(self._loss(*outputs, *labels))
@@ -169,7 +177,7 @@ class Model:
             raise RuntimeError("Model.train_batch: call prepare(optimizer, loss) first")
         self.network.train()
         self.mode = "train"
-        outputs = self._outputs(inputs)
+        outputs = self._outputs(inputs, self._trainer)
         labels = [_as_tensor(x) for x in _as_list(labels)]
         losses = self._losses(outputs, labels)
         total = losses[0]

@@ -3,7 +3,8 @@ from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code
 from .fold import fold_constants
 from .fusion import FUSED, fuse_elementwise
-from .node import ELEMENTWISE, RANDOM_OPS, Node
+from .node import COMMUNICATION_OPS, ELEMENTWISE, RANDOM_OPS, Node
 
 __all__ = ["eliminate_common_subexpressions", "eliminate_dead_code", "fold_constants",
-           "fuse_elementwise", "FUSED", "ELEMENTWISE", "RANDOM_OPS", "Node"]
+           "fuse_elementwise", "FUSED", "ELEMENTWISE", "RANDOM_OPS", "COMMUNICATION_OPS",
+           "Node"]

@@ -1,10 +1,14 @@
 """Node: a pass-editable copy of an Operator (passes never modify the user's Program)."""
 from ...ops._generated.registry_data import SPECS
 
-__all__ = ["Node", "RANDOM_OPS", "ELEMENTWISE", "write_counts", "readers"]
+__all__ = ["Node", "RANDOM_OPS", "COMMUNICATION_OPS", "ELEMENTWISE", "write_counts", "readers"]
 
 RANDOM_OPS = frozenset({"uniform", "gaussian", "randint", "dropout", "bernoulli", "randperm",
                         "normal", "multinomial", "uniform_random", "gaussian_random"})
+
+# Ops that talk to other ranks (`communicates: true` in the YAML): every rank must run each
+# one, in program order, so no pass removes, merges or folds them.
+COMMUNICATION_OPS = frozenset(name for name, spec in SPECS.items() if spec.get("communicates"))
 
 _ELEMENTWISE_RULES = ("unary", "unary_float", "unary_numeric", "float_only",
                       "broadcast_binary", "broadcast_numeric", "same_as(x)")

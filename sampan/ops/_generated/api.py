@@ -44,6 +44,15 @@ __all__ = [
     "bitwise_or",
     "bitwise_xor",
     "bmm",
+    "c_allgather",
+    "c_allreduce_avg",
+    "c_allreduce_max",
+    "c_allreduce_min",
+    "c_allreduce_prod",
+    "c_allreduce_sum",
+    "c_broadcast",
+    "c_identity",
+    "c_reducescatter",
     "cast",
     "ceil",
     "cholesky",
@@ -182,6 +191,7 @@ __all__ = [
     "randperm",
     "real",
     "reciprocal",
+    "recv_v2",
     "relu",
     "relu6",
     "remainder",
@@ -196,6 +206,7 @@ __all__ = [
     "scatter_nd_add",
     "searchsorted",
     "selu",
+    "send_v2",
     "setitem",
     "sgd",
     "shape",
@@ -439,6 +450,51 @@ def bitwise_xor(x, y, name=None):
 def bmm(x, y, name=None):
     """Batched matrix product of 3-D tensors [b, m, k] and [b, k, n]."""
     return dispatch(OPS["bmm"], (x, y), ())
+
+
+def c_allgather(x, ring_id=0, nranks=1, use_calc_stream=False, name=None):
+    """Every rank's x concatenated along axis 0, in rank order."""
+    return dispatch(OPS["c_allgather"], (x,), (as_int(ring_id), as_int(nranks), as_bool(use_calc_stream)))
+
+
+def c_allreduce_avg(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
+    """The mean of x over the ranks of group ring_id."""
+    return dispatch(OPS["c_allreduce_avg"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+
+
+def c_allreduce_max(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
+    """The elementwise maximum of x over the ranks of group ring_id."""
+    return dispatch(OPS["c_allreduce_max"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+
+
+def c_allreduce_min(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
+    """The elementwise minimum of x over the ranks of group ring_id."""
+    return dispatch(OPS["c_allreduce_min"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+
+
+def c_allreduce_prod(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
+    """The elementwise product of x over the ranks of group ring_id."""
+    return dispatch(OPS["c_allreduce_prod"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+
+
+def c_allreduce_sum(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
+    """The sum of x over the ranks of group ring_id."""
+    return dispatch(OPS["c_allreduce_sum"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+
+
+def c_broadcast(x, ring_id=0, root=0, use_calc_stream=False, name=None):
+    """Group rank root's x on every rank of group ring_id."""
+    return dispatch(OPS["c_broadcast"], (x,), (as_int(ring_id), as_int(root), as_bool(use_calc_stream)))
+
+
+def c_identity(x, ring_id=0, use_calc_stream=False, use_model_parallel=True, name=None):
+    """x unchanged; its gradient is the sum of the ranks' gradients (model parallelism)."""
+    return dispatch(OPS["c_identity"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+
+
+def c_reducescatter(x, ring_id=0, nranks=1, use_calc_stream=False, name=None):
+    """This rank's block (axis 0 split into nranks) of the sum of x over the ranks."""
+    return dispatch(OPS["c_reducescatter"], (x,), (as_int(ring_id), as_int(nranks), as_bool(use_calc_stream)))
 
 
 def cast(x, dtype, name=None):
@@ -1131,6 +1187,11 @@ def reciprocal(x, name=None):
     return dispatch(OPS["reciprocal"], (x,), ())
 
 
+def recv_v2(ring_id=0, peer=0, out_shape=[], dtype='float32', use_calc_stream=False, dynamic_shape=False, tag=0, name=None):
+    """The tensor of out_shape and dtype that group rank peer sends as message tag."""
+    return dispatch(OPS["recv_v2"], (), (as_int(ring_id), as_int(peer), int_tuple(out_shape), dtype_or_none(dtype), as_bool(use_calc_stream), as_bool(dynamic_shape), as_int(tag)))
+
+
 def relu(x, name=None):
     """max(x, 0)."""
     return dispatch(OPS["relu"], (x,), ())
@@ -1199,6 +1260,11 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None):
     """scale * x for x > 0, scale * alpha * (exp(x) - 1) otherwise."""
     return dispatch(OPS["selu"], (x,), (as_float(scale), as_float(alpha)))
+
+
+def send_v2(x, ring_id=0, peer=0, use_calc_stream=False, dynamic_shape=False, tag=0, name=None):
+    """Send x to group rank peer as message tag; out is x (what was sent)."""
+    return dispatch(OPS["send_v2"], (x,), (as_int(ring_id), as_int(peer), as_bool(use_calc_stream), as_bool(dynamic_shape), as_int(tag)))
 
 
 def setitem(x, value, indices, index, name=None):

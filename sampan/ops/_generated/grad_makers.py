@@ -215,6 +215,56 @@ def bmm_grad_maker(op, grad_of):
             {})
 
 
+def c_allgather_grad_maker(op, grad_of):
+    """c_allgather_grad for one c_allgather Operator."""
+    return ("c_allgather_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'ring_id': op.attr('ring_id'),
+             'nranks': op.attr('nranks'),
+             'use_calc_stream': op.attr('use_calc_stream')})
+
+
+def c_allreduce_avg_grad_maker(op, grad_of):
+    """c_allreduce_avg_grad for one c_allreduce_avg Operator."""
+    return ("c_allreduce_avg_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'ring_id': op.attr('ring_id'),
+             'use_calc_stream': op.attr('use_calc_stream'),
+             'use_model_parallel': op.attr('use_model_parallel')})
+
+
+def c_allreduce_sum_grad_maker(op, grad_of):
+    """c_allreduce_sum_grad for one c_allreduce_sum Operator."""
+    return ("c_allreduce_sum_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'ring_id': op.attr('ring_id'),
+             'use_calc_stream': op.attr('use_calc_stream'),
+             'use_model_parallel': op.attr('use_model_parallel')})
+
+
+def c_identity_grad_maker(op, grad_of):
+    """c_identity_grad for one c_identity Operator."""
+    return ("c_identity_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'ring_id': op.attr('ring_id'),
+             'use_calc_stream': op.attr('use_calc_stream'),
+             'use_model_parallel': op.attr('use_model_parallel')})
+
+
+def c_reducescatter_grad_maker(op, grad_of):
+    """c_reducescatter_grad for one c_reducescatter Operator."""
+    return ("c_reducescatter_grad",
+            {'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'ring_id': op.attr('ring_id'),
+             'nranks': op.attr('nranks'),
+             'use_calc_stream': op.attr('use_calc_stream')})
+
+
 def cast_grad_maker(op, grad_of):
     """cast_grad for one cast Operator."""
     return ("cast_grad",
@@ -2232,6 +2282,11 @@ GRAD_MAKERS = {
     "atanh": atanh_grad_maker,
     "batch_norm": batch_norm_grad_maker,
     "bmm": bmm_grad_maker,
+    "c_allgather": c_allgather_grad_maker,
+    "c_allreduce_avg": c_allreduce_avg_grad_maker,
+    "c_allreduce_sum": c_allreduce_sum_grad_maker,
+    "c_identity": c_identity_grad_maker,
+    "c_reducescatter": c_reducescatter_grad_maker,
     "cast": cast_grad_maker,
     "ceil": ceil_grad_maker,
     "cholesky": cholesky_grad_maker,
