@@ -69,7 +69,9 @@ def _function(spec):
     return {"name": spec["name"], "signature": _signature(spec),
             "doc": spec["doc"] or f"The {spec['name']} op.",
             "tensors": _tuple(tensors), "attrs": _tuple(_attr_exprs(spec)),
-            "returns": _returns(spec)}
+            "returns": _returns(spec),
+            # communication ops are reached through paddle.distributed, not paddle.*
+            "exported": not spec["communicates"]}
 
 
 def _grad_maker(fwd, bwd):
