@@ -18,6 +18,6 @@ __all__ = ["init_parallel_env", "get_rank", "get_world_size", "ParallelEnv", "is
            "barrier", "all_reduce", "broadcast", "reduce", "all_gather", "all_gather_object",
            "broadcast_object_list", "scatter", "reduce_scatter", "alltoall", "send", "recv",
            "isend", "irecv", "new_group", "get_group", "destroy_process_group", "wait",
-           "ReduceOp", "Group", "DataParallel", "spawn"]
+           "ReduceOp", "Group", "DataParallel", "spawn", "fleet"]
 
 _lazy_exports(globals(), {".parallel": ["DataParallel"], ".spawn": ["spawn"]})

@@ -52,14 +52,20 @@ def _group_of(opt, param):
     return {"weight_decay": opt._weight_decay, "params": []}
 
 
-def minimize_static(opt, loss, startup_program=None, parameters=None, no_grad_set=None):
-    """Append backward + update ops for `loss`; returns (update ops, params_grads)."""
+def minimize_static(opt, loss, startup_program=None, parameters=None, no_grad_set=None,
+                    reduce_grads=None):
+    """Append backward + update ops for `loss`; returns (update ops, params_grads).
+
+    `reduce_grads(params_grads) -> params_grads`, when given, appends ops that combine
+    the gradients before clipping and the updates (fleet's average over the ranks)."""
     program = loss.block.program
     startup = startup_program or default_startup_program()
     params_grads = append_backward(loss, parameters, no_grad_set)
     block = program.global_block()
     first_op = len(block.ops)
     with program_guard(program, startup):
+        if reduce_grads is not None:
+            params_grads = reduce_grads(params_grads)
         if opt._grad_clip is not None:
             params_grads = opt._grad_clip._clip(params_grads)
         lr_var = _learning_rate_var(opt, program, startup, loss.dtype)

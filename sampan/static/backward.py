@@ -204,12 +204,32 @@ def _backward(targets, target_grads, sources, no_grad):
             block.append_op("full_like", {"x": [t.name]}, {"out": [name]},
                             {"fill_value": 1.0, "dtype": None})
             table.parts[t.name] = [name]
+            _inherit_device(block, len(block.ops) - 1, _producer(block, t.name))
         else:
             table.parts[t.name] = [g.name]
     relevant = _relevant_ops(block, [t.name for t in targets], sources, no_grad)
     for i in relevant:
+        first = len(block.ops)
         _emit_grad_op(block, block.ops[i], table)
+        _inherit_device(block, first, block.ops[i])
     return table
+
+
+def _producer(block, name):
+    """The last op of `block` writing `name`, or None."""
+    for op in reversed(block.ops):
+        if name in op.output_arg_names:
+            return op
+    return None
+
+
+def _inherit_device(block, first, fwd):
+    """Ops from index `first` on run where forward op `fwd` does (its `op_device`, set by
+    device_guard), as Paddle places an op's gradient with the op."""
+    device = None if fwd is None else fwd.attrs.get("op_device")
+    if device is not None:
+        for op in block.ops[first:]:
+            op.attrs.setdefault("op_device", device)
 
 
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,

@@ -5,7 +5,10 @@ import os
 
 from ..core.place import CPUPlace
 
-__all__ = ["cpu_places", "cuda_places", "xpu_places", "name_scope", "device_guard"]
+__all__ = ["cpu_places", "cuda_places", "xpu_places", "name_scope", "device_guard",
+           "current_op_device"]
+
+_DEVICE = {"current": None}
 
 
 def cpu_places(device_count=None):
@@ -42,16 +45,28 @@ def name_scope(prefix=None):
 
 @contextlib.contextmanager
 def device_guard(device=None):
-    """Place the ops built inside on `device` ('cpu', 'gpu', 'gpu:N' or None). As in a
-    CPU build of Paddle, ops guarded for a GPU still run on the CPU; any other device
-    string is an error."""
+    """Place the ops built inside on `device` ('cpu', 'cpu:N', 'gpu', 'gpu:N' or None):
+    each op records it as its `op_device` attribute, as in Paddle. Every op runs on the
+    CPU (as in a CPU build of Paddle, ops guarded for a GPU still run); the index N is
+    the pipeline stage that `paddle.distributed` program partitioning gives the op to.
+    Any other device string is an error."""
     if device is not None and not _is_device_name(str(device)):
-        raise ValueError(f"device_guard: device must be 'cpu', 'gpu' or 'gpu:N', got "
-                         f"{device!r}")
-    yield
+        raise ValueError(f"device_guard: device must be 'cpu', 'cpu:N', 'gpu' or 'gpu:N', "
+                         f"got {device!r}")
+    previous = _DEVICE["current"]
+    _DEVICE["current"] = None if device is None else str(device).lower()
+    try:
+        yield
+    finally:
+        _DEVICE["current"] = previous
+
+
+def current_op_device():
+    """The device of the innermost device_guard, or None."""
+    return _DEVICE["current"]
 
 
 def _is_device_name(name):
-    """True for 'cpu', 'gpu' and 'gpu:N'."""
+    """True for 'cpu', 'cpu:N', 'gpu' and 'gpu:N'."""
     kind, _, index = name.lower().partition(":")
-    return (kind == "cpu" and not index) or (kind == "gpu" and (not index or index.isdigit()))
+    return kind in ("cpu", "gpu") and (not index or index.isdigit())

@@ -11,6 +11,7 @@ from ..core.errors import InvalidArgument
 from ..core.grad_state import STATE as GRAD_STATE
 from ..core.unique_name import generate
 from ..ops.diagnostics import invalid_argument_error
+from .guards import current_op_device
 from ..ops.meta import MetaTensor
 from ..ops.registry import OPS
 from .framework import Variable
@@ -215,8 +216,12 @@ class StaticMode:
                                         stop_gradient=no_grad)
             outs.append(made)
             out_names[name] = _names(made)
+        op_attrs = op.attrs_dict(attrs)
+        device = current_op_device()
+        if device is not None:
+            op_attrs["op_device"] = device
         block.append_op(op.name, {n: _names(v) for n, v in zip(op.tensor_names, vars_in)},
-                        out_names, op.attrs_dict(attrs), origin)
+                        out_names, op_attrs, origin)
         return outs[0] if op.single_output else outs
 
 

@@ -30,7 +30,7 @@ def test_guards_build_and_run_a_program():
     np.testing.assert_allclose(out, [3.0, 3.0])
 
 
-@pytest.mark.parametrize("device", ["gpu", "gpu:0", "GPU:1"])
+@pytest.mark.parametrize("device", ["gpu", "gpu:0", "GPU:1", "cpu:1"])
 def test_device_guard_accepts_gpu_and_runs_on_the_cpu(device):
     """As a CPU build of Paddle does: the guarded ops still run."""
     main = static.Program()
@@ -45,7 +45,7 @@ def test_device_guard_accepts_gpu_and_runs_on_the_cpu(device):
     np.testing.assert_allclose(out, [2.0, 2.0])
 
 
-@pytest.mark.parametrize("device", ["tpu", "gpu:x", "cpu:0"])
+@pytest.mark.parametrize("device", ["tpu", "gpu:x", "cpu:-1"])
 def test_device_guard_rejects_unknown_devices(device):
     with pytest.raises(ValueError, match="device must be"):
         with static.device_guard(device):
@@ -56,3 +56,27 @@ def test_name_scope_rejects_non_string():
     with pytest.raises(TypeError):
         with static.name_scope(3):
             pass
+
+
+def test_device_guard_records_the_stage_on_ops_and_their_gradients():
+    """Each op built under device_guard('cpu:K') carries op_device 'cpu:K' (the pipeline
+    stage program partitioning reads; Paddle refuses an index on 'cpu', sampan takes it
+    as it takes 'gpu:K'); gradient ops inherit their forward op's device."""
+    main = static.Program()
+    paddle.enable_static()
+    try:
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [2], "float32")
+            x.stop_gradient = False
+            with static.device_guard("cpu:0"):
+                y = paddle.tanh(x)
+            with static.device_guard("cpu:1"):
+                loss = (y * y).sum()
+            static.append_backward(loss)
+    finally:
+        paddle.disable_static()
+    devices = [(op.type, op.attrs.get("op_device")) for op in main.global_block().ops]
+    assert devices[:2] == [("tanh", "cpu:0"), ("multiply", "cpu:1")]
+    grads = dict(devices[3:])
+    assert grads["tanh_grad"] == "cpu:0" and grads["multiply_grad"] == "cpu:1"
+    assert grads["full_like"] == "cpu:1"  # the seed of loss@GRAD, where loss is made

@@ -200,6 +200,21 @@ class MpiComm:
             data.Wait()
         return Task([header], check_then_receive)
 
+    def recv_any_shape(self, dtype, source, tag=0, like=()):
+        """Receive an array of `dtype` whose shape the sender's header gives; `like`
+        (-1: any size) must match it."""
+        head = np.empty(_MAX_DIMS + 2, np.int64)
+        self.comm.Recv(head, source, 2 * tag)
+        shape = tuple(int(d) for d in head[2:2 + head[1]])
+        sent = _read_header(head)
+        if _DTYPES[head[0]] != np.dtype(dtype).name or len(shape) != len(like) or any(
+                want >= 0 and want != got for want, got in zip(like, shape)):
+            raise ValueError(f"recv: rank {source} sent a {sent} tensor but the receiving "
+                             f"variable is {np.dtype(dtype).name}{list(like)}")
+        out = np.empty(shape, dtype)
+        self.comm.Recv(_bytes(out), source, 2 * tag + 1)
+        return out
+
     def split(self, ranks):
         """A communicator of `ranks` (every rank must call; None on the others)."""
         color = 0 if self.rank in ranks else self.mpi.UNDEFINED

@@ -486,6 +486,11 @@ def c_reducescatter(x, ring_id=0, nranks=1, use_calc_stream=False, name=None):
     return dispatch(OPS["c_reducescatter"], (x,), (as_int(ring_id), as_int(nranks), as_bool(use_calc_stream)))
 
 
+def c_sync_comm_stream(x, ring_id=0, name=None):
+    """The inputs unchanged, once every send this rank started (send_v2) was delivered."""
+    return dispatch(OPS["c_sync_comm_stream"], (x,), (as_int(ring_id),))[0]
+
+
 def cast(x, dtype, name=None):
     """x converted to another dtype."""
     return dispatch(OPS["cast"], (x,), (dtype_or_none(dtype),))

@@ -25,3 +25,8 @@ def scattered(x, ring_id, nranks, use_calc_stream):
 def received(ring_id, peer, out_shape, dtype, use_calc_stream, dynamic_shape, tag):
     """The declared shape and dtype (recv_v2)."""
     return MetaTensor(tuple(out_shape), dtype)
+
+
+def passed_through(x, ring_id):
+    """Each input's shape and dtype (c_sync_comm_stream)."""
+    return [MetaTensor(t.shape, t.dtype) for t in x]

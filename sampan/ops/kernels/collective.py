@@ -95,16 +95,32 @@ def _check_nranks(op, group, nranks):
                          f"ranks")
 
 
+# Sends of send_v2 still in flight: a send never blocks (a rank reaches every later op of
+# its program, so two ranks each sending to the other cannot wait on each other); the
+# transfers complete while the rank waits in a later receive, or in c_sync_comm_stream.
+_IN_FLIGHT = []
+
+
 def send_v2(x, ring_id, peer, use_calc_stream, dynamic_shape, tag):
-    """Send x to rank `peer` of the group (message `tag`); returns x (the value sent)."""
-    group = _group(ring_id)
-    group.comm.isend(_owned(x), peer, tag).wait()
+    """Start sending x to group rank `peer` as message `tag`; returns x (the value sent)."""
+    _IN_FLIGHT[:] = [task for task in _IN_FLIGHT if not task.is_completed()]
+    _IN_FLIGHT.append(_group(ring_id).comm.isend(_owned(x), peer, tag))
     return x
 
 
 def recv_v2(ring_id, peer, out_shape, dtype, use_calc_stream, dynamic_shape, tag):
-    """The tensor of `out_shape` and `dtype` rank `peer` sends with `tag`."""
-    group = _group(ring_id)
+    """The tensor group rank `peer` sends as message `tag`: of `out_shape` and `dtype`
+    (a -1 in out_shape, or dynamic_shape, takes the sender's size)."""
+    comm = _group(ring_id).comm
+    if dynamic_shape or any(d < 0 for d in out_shape):
+        return comm.recv_any_shape(dtype.np, peer, tag, out_shape)
     out = np.empty(out_shape, dtype.np)
-    group.comm.irecv(out, peer, tag).wait()
+    comm.irecv(out, peer, tag).wait()
     return out
+
+
+def c_sync_comm_stream(x, ring_id):
+    """Wait until every send this rank started has been delivered; x unchanged."""
+    while _IN_FLIGHT:
+        _IN_FLIGHT.pop().wait()
+    return list(x)

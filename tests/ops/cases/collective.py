@@ -17,3 +17,5 @@ CASES = [
     OpCase("c_allgather", {"x": np.float64(2.5) * np.ones(())}, {"nranks": 1},
            ref=lambda x, **attrs: x.reshape(1), grad=(), name="scalar"),
 ]
+CASES.append(OpCase("c_sync_comm_stream", {"x": [X, rand(2)]},
+                    ref=lambda x, **attrs: tuple(x), grad=()))
