@@ -76,3 +76,11 @@ def test_every_collective_matches_numpy_on_four_oversubscribed_ranks():
     assert_ok(code, out, [f"rank {r}: {what}" for r in range(4)
                           for what in ("world collectives", "group collectives",
                                        "p2p and objects")])
+
+
+def test_data_parallel_digits_example_trains_on_two_ranks():
+    code, out = run([*LAUNCH, "--nproc_per_node", "2",
+                     os.path.join(os.path.dirname(JOBS), "..", "..", "examples",
+                                  "data_parallel_digits.py")], timeout=300)
+    assert code == 0, out
+    assert "weights identical on every rank" in out
