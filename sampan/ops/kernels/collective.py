@@ -19,12 +19,17 @@ def _owned(x):
     return np.array(x, order="C", copy=True)
 
 
-def _allreduce(x, ring_id, op):
+def _in_place(x, ring_id, collective):
+    """A copy of x that `collective(comm, copy)` (a Task) rewrites on the group's members."""
     group = _group(ring_id)
     out = _owned(x)
     if group.is_member():
-        group.comm.allreduce(out, op).wait()
+        collective(group.comm, out).wait()
     return out
+
+
+def _allreduce(x, ring_id, op):
+    return _in_place(x, ring_id, lambda comm, out: comm.allreduce(out, op))
 
 
 def c_allreduce_sum(x, ring_id, use_calc_stream, use_model_parallel):
@@ -59,11 +64,7 @@ def c_identity(x, ring_id, use_calc_stream, use_model_parallel):
 
 def c_broadcast(x, ring_id, root, use_calc_stream):
     """Group rank `root`'s x on every rank."""
-    group = _group(ring_id)
-    out = _owned(x)
-    if group.is_member():
-        group.comm.bcast(out, root).wait()
-    return out
+    return _in_place(x, ring_id, lambda comm, out: comm.bcast(out, root))
 
 
 def c_allgather(x, ring_id, nranks, use_calc_stream):
