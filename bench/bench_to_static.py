@@ -7,6 +7,9 @@ Tensor length with an `if` on a Tensor inside): forward + backward, eager vs to_
 First call = convert + trace + compile. MLP steps, and the two RNN modes, are timed
 round-robin (timing.interleaved) so the VM's speed drifts hit every mode alike; the ratios
 printed last are the stable figures.
+Graph breaks (full_graph=False): the MLP step without a break against full_graph=True, the
+MLP with one break (a bool read into Python) against its eager step, and the time a
+3-segment function spends outside its segments (guard checks and tree lookup).
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_to_static.py   (a table; not a test)
 """
 import copy
@@ -54,6 +57,66 @@ class RNN(nn.Layer):
                 h = h * 0.9
             i += 1
         return self.out(h).mean()
+
+
+class CheckedMLP(MLP):
+    """The MLP with one graph break: Python reads whether the loss is finite (a bool read
+    into Python; the guard holds at every step, so no step traces again)."""
+
+    def forward(self, x, label):
+        loss = super().forward(x, label)
+        if not paddle.isfinite(loss).item():
+            raise FloatingPointError("the loss is not finite")
+        return loss
+
+
+def graph_break_rows(x, y):
+    """[(mode, step s)]: the MLP step under full_graph=True and full_graph=False (no break:
+    the same one Program), and the MLP with one break, eager and full_graph=False."""
+    paddle.seed(0)
+    base, checked = MLP(), CheckedMLP()
+    models = {"MLP full_graph=True": to_static(copy.deepcopy(base), full_graph=True),
+              "MLP full_graph=False (no break)": to_static(copy.deepcopy(base),
+                                                           full_graph=False),
+              "MLP + 1 break, eager": copy.deepcopy(checked),
+              "MLP + 1 break, full_graph=False": to_static(copy.deepcopy(checked),
+                                                           full_graph=False)}
+    steps = {name: sgd_step(lambda m=m: m(x, y), optimizer.SGD(LR, parameters=m.parameters()))
+             for name, m in models.items()}
+    best = interleaved(steps, rounds=15, number=10)
+    broken = models["MLP + 1 break, full_graph=False"].forward
+    assert len(broken.graph_breaks) == 1 and not broken.last_call.traced
+    return list(best.items())
+
+
+def three_segments(x):
+    a = x.sum().item()
+    y = x * 2
+    b = y.max().item()
+    return y + a + b
+
+
+def guard_overhead():
+    """Seconds per call that a 3-segment function spends outside its segments' run_program
+    ops (guard checks, tree lookup, the value table): whole calls minus the same segments
+    run directly on the same inputs, interleaved."""
+    fn = to_static(three_segments, full_graph=False)
+    x = paddle.to_tensor(np.ones(4, "float32"))
+    fn(x)
+    (tree,) = fn._segments.trees.values()
+    node, segments = tree.root, []
+    while node is not None:
+        segments.append(node.segment)
+        node = next(iter(node.children.values()), None)
+    assert len(segments) == 3 and fn.last_call.segments == 3
+
+    def segments_only():
+        values = {"input_0": x}
+        for segment in segments:
+            segment.run(values)
+    best = interleaved({"call": lambda: fn(x), "segments": segments_only}, rounds=15,
+                       number=200)
+    return best["call"] - best["segments"]
 
 
 def rnn_rows():
@@ -165,6 +228,14 @@ def main():
     for name, seconds in builds:
         print(f"{name} first call: convert + trace + compile fwd/bwd plans "
               f"{seconds * 1e3:.1f} ms")
+    breaks = dict(graph_break_rows(x, y))
+    for name, seconds in breaks.items():
+        print(f"{name:32s} {seconds * 1e3:9.2f} ms")
+    print(f"full_graph=False / full_graph=True (no break): "
+          f"{breaks['MLP full_graph=False (no break)'] / breaks['MLP full_graph=True']:.3f}x; "
+          f"one break: full_graph=False / eager "
+          f"{breaks['MLP + 1 break, full_graph=False'] / breaks['MLP + 1 break, eager']:.3f}x")
+    print(f"guard checks + segment lookup, 3 segments: {guard_overhead() * 1e6:.1f} us/call")
 
 
 if __name__ == "__main__":

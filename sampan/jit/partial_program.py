@@ -179,6 +179,15 @@ class PartialProgram:
 
     def __call__(self, inputs):
         """Run forward on eager `inputs` (Tensors, feed order); outputs are eager Tensors."""
+        outs = self.run_flat(inputs)
+        if self.single_output:
+            return outs[0]
+        arrays = {v.name: t for v, t in zip(self.out_vars, outs)}
+        return map_structure(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
+                             self.outputs)
+
+    def run_flat(self, inputs):
+        """Run forward on eager `inputs`; the output Tensors as a list (`out_vars` order)."""
         tensors = [*inputs, *self.state_tensors]
         sources = self._sources(tensors)
         compiled = self._compiled.get(sources) or self._compile(sources)
@@ -198,11 +207,7 @@ class PartialProgram:
         if compiled.backward is not None:
             values += fetched[n_out:]
             self._record(compiled, tensors, outs, values)
-        if self.single_output:
-            return outs[0]
-        arrays = {v.name: t for v, t in zip(self.out_vars, outs)}
-        return map_structure(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
-                             self.outputs)
+        return outs
 
     def _sources(self, tensors):
         """Value numbers of the tensors needing gradients in this call (empty when nothing

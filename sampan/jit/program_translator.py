@@ -284,7 +284,7 @@ class StaticFunction:
         names = parameter_names(self._fn)
         self._arg_names = names[1:] if self._instance is not None else names
         self._monitor = RetraceMonitor(self._fn.__qualname__, self._arg_names)
-        self._segments = SegmentedCalls(self)
+        self._segments = SegmentedCalls(self, _tensor_leaves)
 
     def _options(self):
         """The decoration's arguments, to make another StaticFunction of the same kind."""

@@ -185,7 +185,7 @@ def test_print_describes_variables(capsys):
 
 
 def test_casts_of_tensors_are_cast_ops():
-    got = to_static(casts)(t([1.5, 2.0]))
+    got = to_static(casts, full_graph=True)(t([1.5, 2.0]))
     assert [v.shape for v in got] == [[], [], []]
     assert [v.dtype.name for v in got] == ["int32", "float32", "bool"]
     assert [v.item() for v in got] == [3, 1.75, True]
@@ -198,7 +198,7 @@ def elementwise_casts(x):
 def test_casts_of_tensors_keep_their_shape():
     """As Paddle converts them: a cast op of the whole tensor, whatever its size."""
     values = np.array([[0.0, 1.5], [-2.5, 3.0]], "float32")
-    got = to_static(elementwise_casts)(paddle.to_tensor(values))
+    got = to_static(elementwise_casts, full_graph=True)(paddle.to_tensor(values))
     expected = [values.astype(d) for d in ("int32", "float32", "bool", "complex64")]
     for value, want in zip(got, expected):
         assert value.dtype.name == want.dtype.name

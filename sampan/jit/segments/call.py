@@ -21,6 +21,9 @@ class CallStats:
         return f"CallStats(segments={self.segments}, traced={self.traced})"
 
 
+_ONE_PROGRAM = CallStats(1, False)
+
+
 class SegmentTree:
     """The segments of one input signature: the tree, the names of the call inputs, the
     state tensors the segments read, and those they write back (BatchNorm statistics)."""
@@ -53,8 +56,8 @@ def _written_state(root):
 class SegmentedCalls:
     """The full_graph=False side of one StaticFunction: its trees and the last call's stats."""
 
-    def __init__(self, function):
-        self.function = function
+    def __init__(self, function, tensor_leaves):
+        self.function, self.tensor_leaves = function, tensor_leaves
         self.trees = {}
         self.last_call, self.last_breaks = None, []
 
@@ -64,21 +67,19 @@ class SegmentedCalls:
         traced_args = with_specs(args, fn._input_spec, fn._arg_names) \
             if fn._input_spec is not None else args
         key = fn._key(traced_args, kwargs)
-        from ..program_translator import _tensor_leaves  # the one flattening of arguments
-        tensors = _tensor_leaves(args, kwargs)
+        tensors = self.tensor_leaves(args, kwargs)
         program = fn._cache.get(key)
         if program is not None:
-            self.last_call, self.last_breaks = CallStats(1, False), []
+            self.last_call, self.last_breaks = _ONE_PROGRAM, []
             return program.partial_program(tensors)
         tree = self.trees.get(key)
         reason = None
         if tree is not None:
-            saved = [(t, t._data) for t in tree.writes]
+            saved = [(t, t._data) for t in tree.writes] if tree.writes else ()
             result = walk(tree.root, Values(zip(tree.input_names, tensors), tree.state))
-            if not isinstance(result, Miss):
-                outputs, segments, cuts = result
+            if result.__class__ is not Miss:
+                outputs, segments, self.last_breaks = result
                 self.last_call = CallStats(segments, False)
-                self.last_breaks = [cut.where for cut in cuts]
                 return outputs
             for tensor, data in saved:  # the walk is traced again from the start
                 tensor._set_data(data)

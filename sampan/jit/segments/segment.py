@@ -72,8 +72,8 @@ class Segment:
 
     def run(self, values):
         """Run on the eager tensors of `values` (by name); adds the outputs to it."""
-        outs = self.partial([values[n] for n in self.feeds])
-        values.update(zip(self.outputs, outs))
+        values.update(zip(self.outputs, self.partial.run_flat(list(map(values.__getitem__,
+                                                                          self.feeds)))))
 
     def __repr__(self):
         return f"Segment({len(self.op_types)} ops, feeds={self.feeds}, outputs={self.outputs})"

@@ -1,5 +1,7 @@
 """The cache of a function with graph breaks: a tree of segments whose branches are keyed by
 the values Python read at the cuts (the guards), walked by later calls without tracing."""
+import numpy as np
+
 from ...static.framework import Variable
 from ..partial_program import leaves, map_structure
 
@@ -23,6 +25,9 @@ class Values(dict):
         raise KeyError(f"no value for Variable {name!r} at this graph break")
 
 
+_SCALAR_READS = {"bool": bool, "float": float, "int": int, "item": np.ndarray.item}
+
+
 class Cut:
     """A read of Variable `var` (`kind`: bool, float, int, numpy, item, tolist) at a graph
     break; its guard is the read value (NumPy bytes, or the bool)."""
@@ -42,17 +47,20 @@ class Cut:
         return getattr(tensor, self.kind)(*self.args)
 
     def key(self, values):
-        """The guard value of this read of its Variable in `values`."""
+        """The guard value of this read of its Variable in `values`: the Python scalar read
+        (NaN as the string "nan", so it equals itself), or an array's shape, dtype and bytes."""
         array = values[self.var]._data
-        if self.kind == "bool":
-            return bool(array)
-        return array.shape, array.dtype.str, array.tobytes()
+        scalar = _SCALAR_READS.get(self.kind)
+        if scalar is None:
+            return array.shape, array.dtype.str, array.tobytes()
+        value = scalar(array, *self.args)
+        return value if value == value else "nan"
 
-    def describe(self, key):
+    @staticmethod
+    def describe(key):
         """A guard value as a user reads it."""
-        if isinstance(key, bool):
+        if not isinstance(key, tuple):
             return str(key)
-        import numpy as np
         shape, dtype, data = key
         value = np.frombuffer(data, dtype).reshape(shape)
         return str(value.item() if value.size == 1 else value.tolist())
@@ -194,7 +202,7 @@ def walk(root, values):
         cut = node.cut
         if cut is None:
             return map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
-                                 node.end.outputs), segments, cuts
+                                 node.end.outputs), segments, [c.where for c in cuts]
         cuts.append(cut)
         key = cut.key(values)
         child = node.children.get(key)
