@@ -20,7 +20,7 @@ from .cache import (ProgramCache, RetraceMonitor, check_spec_list, parameter_nam
 from .converters.common import JST
 from .errors import attach_user_frames, translate_origins
 from .operators.common import Undefined, is_variable
-from .partial_program import PartialProgram, leaves, map_structure
+from .partial_program import PartialProgram, leaves, map_structure, mark_test
 from .pyct import loader, origin, source, templates
 from .pyct.source import SourceUnavailableError
 from .segments import breaks
@@ -194,14 +194,6 @@ def _static_state(layer, block):
     finally:
         for table, key, tensor in swapped:
             table[key] = tensor
-
-
-def _mark_test(program):
-    """Switch every op with an `is_test` attribute to inference behaviour."""
-    for block in program.blocks:
-        for op in block.ops:
-            if "is_test" in op.attrs:
-                op.attrs["is_test"] = True
 
 
 def _check_outputs(outputs):
@@ -453,7 +445,7 @@ class StaticFunction:
         translate_origins(main)
         _check_escaped(main, outputs)
         if not self._training and not isinstance(self._instance, Layer):
-            _mark_test(main)
+            mark_test(main)
         # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to
         # the result, while the data Variable keeps its name
         inputs = [main.global_block().var(name) for name in input_names]

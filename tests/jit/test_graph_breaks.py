@@ -429,3 +429,30 @@ def test_enable_fall_back_false_makes_the_default_full_graph():
     _same(numpy_break(x), strict(x))
     _same(numpy_break(x), default(x))
     assert strict.graph_breaks == [] and len(default.graph_breaks) == 1
+
+
+class NormThenDecide(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.norm = paddle.nn.BatchNorm1D(3)
+
+    def forward(self, x):
+        h = self.norm(x)
+        if x.mean().item() > 0:  # a decision after the statistics were updated
+            return h * 2
+        return h - 1
+
+
+def test_a_retrace_after_a_guard_miss_updates_batchnorm_statistics_once():
+    paddle.seed(5)
+    eager = NormThenDecide()
+    paddle.seed(5)
+    static = paddle.jit.to_static(NormThenDecide(), full_graph=False)
+    rng = np.random.RandomState(2)
+    for sign in (1.0, 1.0, -1.0, 1.0, -1.0):  # the first -1.0 misses the tree: a retrace
+        x = _t(rng.rand(4, 3) * sign)
+        _same(eager(x), static(x))
+        np.testing.assert_allclose(static.norm._mean.numpy(), eager.norm._mean.numpy(),
+                                   rtol=1e-6)
+        np.testing.assert_allclose(static.norm._variance.numpy(),
+                                   eager.norm._variance.numpy(), rtol=1e-6)

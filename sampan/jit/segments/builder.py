@@ -33,8 +33,8 @@ def _user_site():
 
 
 class SegmentBuilder:
-    """Cuts one trace into segments. `live` tensors (name -> eager Tensor of each call input)
-    let a cut run the pieces before it; without them (a trace from InputSpecs, jit.save) a
+    """Cuts one trace into segments. `live`, the call's input tensors (in the order of the
+    trace's data Variables), lets a cut run the pieces before it; without them (a trace from InputSpecs, jit.save) a
     cut raises GraphBreakError naming the break."""
 
     def __init__(self, fn_name, live, training, grad_enabled, strategy):

@@ -32,14 +32,6 @@ class SegmentTree:
         self.root, self.input_names, self.state = root, input_names, state
         self.writes = _written_state(root)
 
-    def breaks(self):
-        """The breaks along the first path of the tree (jit.save's error names the first)."""
-        node, found = self.root, []
-        while node.cut is not None:
-            found.append(node.cut.where)
-            node = next(iter(node.children.values()))
-        return found
-
 
 def _written_state(root):
     """The state tensors some segment of the tree writes back."""

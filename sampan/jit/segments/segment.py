@@ -1,6 +1,6 @@
 """A segment: the ops a trace recorded between two graph breaks, run as one run_program op."""
 from ..errors import translate_origins
-from ..partial_program import PartialProgram
+from ..partial_program import PartialProgram, mark_test
 
 __all__ = ["Segment"]
 
@@ -16,14 +16,6 @@ def _cut_out(program, start, stop):
     return sub
 
 
-def _mark_test(program):
-    """Ops with an `is_test` attribute behave as at inference (a plain function's eval())."""
-    for block in program.blocks:
-        for op in block.ops:
-            if "is_test" in op.attrs:
-                op.attrs["is_test"] = True
-
-
 class Segment:
     """Ops [start, stop) of a traced Program as a Program of their own.
 
@@ -36,7 +28,7 @@ class Segment:
         self.program = sub = _cut_out(program, start, stop)
         translate_origins(sub)
         if not training:
-            _mark_test(sub)
+            mark_test(sub)
         block = sub.global_block()
         self.op_types = [op.type for op in block.ops]
         feeds, made, persist = [], set(), set()

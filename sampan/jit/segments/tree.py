@@ -115,10 +115,10 @@ class Node:
 class Miss:
     """A walk that found no branch for a guard value: the cut and the value seen."""
 
-    __slots__ = ("cut", "key", "segments")
+    __slots__ = ("cut", "key")
 
-    def __init__(self, cut, key, segments):
-        self.cut, self.key, self.segments = cut, key, segments
+    def __init__(self, cut, key):
+        self.cut, self.key = cut, key
 
 
 def path_to_tree(steps):
@@ -207,5 +207,5 @@ def walk(root, values):
         key = cut.key(values)
         child = node.children.get(key)
         if child is None:
-            return Miss(cut, key, segments)
+            return Miss(cut, key)
         node = child
