@@ -59,6 +59,22 @@ def test_launcher_exit_status_and_traceback_of_a_failing_rank(tmp_path):
     assert code == 3 and "exited with status 3" in out
 
 
+def test_launcher_watchdog_ends_a_job_whose_abort_did_not(tmp_path):
+    start = time.monotonic()
+    code, out = run([*LAUNCH, "--nproc_per_node", "2", os.path.join(JOBS, "failure_job.py"),
+                     "stuck"], timeout=90)
+    assert code == 7 and time.monotonic() - start < 40, out
+    assert "failed.1 reported a failure" in out
+
+
+def test_a_script_replacing_excepthook_still_ends_the_job():
+    start = time.monotonic()
+    code, out = run([*LAUNCH, "--nproc_per_node", "2", os.path.join(JOBS, "failure_job.py"),
+                     "hook_replaced"], timeout=60)
+    assert code != 0 and time.monotonic() - start < 30
+    assert "rank 1 fails under its own excepthook" in out
+
+
 def test_spawn_runs_a_function_in_every_rank_and_reports_failures():
     code, out = run([sys.executable, os.path.join(JOBS, "spawn_job.py")], timeout=90)
     assert_ok(code, out, ["spawn", "spawn failure"])

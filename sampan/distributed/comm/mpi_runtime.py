@@ -10,7 +10,8 @@ import shutil
 import sys
 import traceback
 
-__all__ = ["load_mpi", "find_mpiexec", "install_abort_on_failure"]
+__all__ = ["load_mpi", "find_mpiexec", "install_abort_on_failure", "abort_job",
+           "FAILURE_DIR_VARIABLE"]
 
 _MISSING = ("multi-process training needs mpi4py and an MPI library: install them with "
             "`pip install mpi4py mpich` (the `distributed` extra of sampan)")
@@ -48,6 +49,35 @@ def _user_frames(tb):
     return first
 
 
+# The launcher's watchdog directory: a failing rank leaves a file there before it aborts,
+# so the launcher can end the job itself should the abort not (launch/main.py).
+FAILURE_DIR_VARIABLE = "SAMPAN_FAILURE_DIR"
+
+
+def abort_job(rank, status=1, exc_info=None):
+    """End every rank of the job: print the traceback (or the exit status), tell the
+    launcher, then abort MPI_COMM_WORLD (mpiexec then kills every rank)."""
+    try:
+        if exc_info is not None:
+            sys.stderr.write(f"[rank {rank}] uncaught exception; aborting every rank\n")
+            traceback.print_exception(exc_info[0], exc_info[1], _user_frames(exc_info[2]))
+        else:
+            sys.stderr.write(f"[rank {rank}] exited with status {status}; aborting every "
+                             f"rank\n")
+        _leave_failure_mark(rank, status)
+    finally:
+        sys.stderr.flush()
+        sys.stdout.flush()
+        load_mpi().COMM_WORLD.Abort(status)
+
+
+def _leave_failure_mark(rank, status):
+    directory = os.environ.get(FAILURE_DIR_VARIABLE)
+    if directory:
+        with open(os.path.join(directory, f"failed.{rank}"), "w") as f:
+            f.write(str(status))
+
+
 _installed = {"hook": False}
 
 
@@ -58,15 +88,9 @@ def install_abort_on_failure(rank):
     _installed["hook"] = True
     previous = sys.excepthook
 
-    def abort_job(kind, value, tb):
-        sys.stderr.write(f"[rank {rank}] uncaught exception; aborting every rank\n")
-        try:
-            traceback.print_exception(kind, value, _user_frames(tb))
-        finally:
-            sys.stderr.flush()
-            sys.stdout.flush()
+    def abort_on_exception(kind, value, tb):
         if issubclass(kind, KeyboardInterrupt):
             previous(kind, value, tb)
-        load_mpi().COMM_WORLD.Abort(1)
+        abort_job(rank, 1, (kind, value, tb))
 
-    sys.excepthook = abort_job
+    sys.excepthook = abort_on_exception

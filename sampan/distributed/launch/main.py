@@ -3,17 +3,23 @@ through `rank_main`, which ends the job when its script fails) and returns the j
 status: 0 only when every rank succeeded.
 
 mpiexec runs in a session of its own; whatever ends the launcher (a failed rank, Ctrl-C,
-SIGTERM) ends that whole session, so no rank outlives the job.
+SIGTERM) ends that whole session, so no rank outlives the job. A watchdog backs up MPI's
+abort: a failing rank leaves a mark in a directory the launcher watches, and if the job
+is still running `ABORT_GRACE` seconds later, the launcher ends the session itself.
 """
 import argparse
 import os
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 
-from ..comm.mpi_runtime import find_mpiexec
+from ..comm.mpi_runtime import FAILURE_DIR_VARIABLE, find_mpiexec
 
-__all__ = ["main", "launch", "mpiexec_command", "thread_env"]
+__all__ = ["main", "launch", "mpiexec_command", "thread_env", "ABORT_GRACE"]
+
+ABORT_GRACE = 5.0  # seconds a job may take to end after a rank reported its failure
 
 
 def _parser():
@@ -69,17 +75,39 @@ def launch(nprocs, rank_argv, log_dir=None):
     if log_dir:
         os.makedirs(log_dir, exist_ok=True)
         env["SAMPAN_LOG_DIR"] = os.path.abspath(log_dir)
-    proc = subprocess.Popen(mpiexec_command(nprocs, rank_argv), env=env,
-                            start_new_session=True)
-    try:
-        code = proc.wait()
-    except BaseException:
+    with tempfile.TemporaryDirectory(prefix="sampan-job-") as failures:
+        env[FAILURE_DIR_VARIABLE] = failures
+        proc = subprocess.Popen(mpiexec_command(nprocs, rank_argv), env=env,
+                                start_new_session=True)
+        try:
+            code = _watch(proc, failures)
+        except BaseException:
+            _end_session(proc)
+            raise
         _end_session(proc)
-        raise
-    _end_session(proc)
     if code != 0 and log_dir:
         _show_failures(log_dir, nprocs)
     return _exit_status(code)
+
+
+def _watch(proc, failures):
+    """mpiexec's exit status; ends the job ABORT_GRACE seconds after a rank reported a
+    failure if it is still running then (the status is then the rank's)."""
+    reported = None
+    while True:
+        try:
+            return proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            pass
+        marks = os.listdir(failures)
+        if marks and reported is None:
+            reported = time.monotonic()
+        if reported is not None and time.monotonic() - reported > ABORT_GRACE:
+            sys.stderr.write(f"launch: {marks[0]} reported a failure and the job did not "
+                             f"end; killing every rank\n")
+            _end_session(proc)
+            with open(os.path.join(failures, marks[0])) as f:
+                return int(f.read() or 1) or 1
 
 
 def _end_session(proc):

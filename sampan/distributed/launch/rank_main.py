@@ -2,13 +2,14 @@
 run the script as `__main__`, and end the whole job if the script fails.
 
 An uncaught exception, or `sys.exit` with a non-zero status, prints its traceback (or
-status) and aborts MPI_COMM_WORLD, so ranks waiting in a collective for this one end too.
+status), leaves a mark for the launcher's watchdog and aborts MPI_COMM_WORLD, so ranks
+waiting in a collective for this one end too.
 """
 import os
 import runpy
 import sys
 
-from ..comm.mpi_runtime import install_abort_on_failure, load_mpi
+from ..comm.mpi_runtime import abort_job, install_abort_on_failure
 from ...core.process_env import launched_rank
 
 
@@ -29,18 +30,22 @@ def run(script, args):
     log_dir = os.environ.get("SAMPAN_LOG_DIR")
     if log_dir:
         _redirect_output(log_dir, rank)
-    mpi = load_mpi()
     install_abort_on_failure(rank)
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
+    guarded(rank, lambda: runpy.run_path(script, run_name="__main__"))
+
+
+def guarded(rank, main):
+    """Run `main()`; an exception or a non-zero exit status aborts the whole job (even
+    when the script replaced sys.excepthook)."""
     try:
-        runpy.run_path(script, run_name="__main__")
+        main()
     except SystemExit as stop:
         if stop.code not in (None, 0):
-            sys.stderr.write(f"[rank {rank}] exited with status {stop.code}; aborting every "
-                             f"rank\n")
-            sys.stderr.flush()
-            mpi.COMM_WORLD.Abort(stop.code if isinstance(stop.code, int) else 1)
+            abort_job(rank, stop.code if isinstance(stop.code, int) else 1)
+    except BaseException:
+        abort_job(rank, 1, sys.exc_info())
 
 
 if __name__ == "__main__":

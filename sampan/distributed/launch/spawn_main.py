@@ -7,6 +7,7 @@ import sys
 
 from ..comm.mpi_runtime import install_abort_on_failure
 from ...core.process_env import launched_rank
+from .rank_main import guarded
 
 
 def _load(module, qualname, main_path):
@@ -24,9 +25,10 @@ def _load(module, qualname, main_path):
 def run(payload_path):
     with open(payload_path, "rb") as f:
         (module, qualname, main_path), args, parent_path = pickle.load(f)
-    install_abort_on_failure(launched_rank())
+    rank = launched_rank()
+    install_abort_on_failure(rank)
     sys.path[:0] = [p for p in parent_path if p not in sys.path]
-    _load(module, qualname, main_path)(*args)
+    guarded(rank, lambda: _load(module, qualname, main_path)(*args))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,13 @@ def main(mode):
             os.kill(os.getpid(), signal.SIGKILL)
         if mode == "exit":
             sys.exit(3)
+        if mode == "stuck":  # reports a failure as a failing rank does, then never aborts
+            with open(os.path.join(os.environ["SAMPAN_FAILURE_DIR"], "failed.1"), "w") as f:
+                f.write("7")
+            time.sleep(120)
+        if mode == "hook_replaced":  # the script's own excepthook cannot keep the job alive
+            sys.excepthook = lambda *exc: None
+            raise ValueError("rank 1 fails under its own excepthook")
     dist.all_reduce(paddle.ones([2]))  # the others wait here for the failed rank
     time.sleep(60)
 
