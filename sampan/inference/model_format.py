@@ -195,6 +195,7 @@ def _check_header(doc):
     _expect(_is_name_list(doc["parameters"]), "parameters must be a list of unique names")
     _expect(type(doc["inputs"]) is list and all(_is_input(i) for i in doc["inputs"]),
             "inputs must be a list of {name, shape, dtype} with dims >= -1 and a known dtype")
+    _expect(_is_name_list([i["name"] for i in doc["inputs"]]), "input names must be unique")
 
 
 def _is_input(entry):
@@ -229,11 +230,24 @@ def _check_signature(doc, program):
                                                  f"variable of the program")
         _expect(list(var._shape) == entry["shape"] and var.dtype.name == entry["dtype"],
                 f"input {entry['name']!r:.80} does not match its program variable")
+    listed = {entry["name"] for entry in doc["inputs"]}
+    unlisted = [v.name for v in block.vars.values() if v.is_data and v.name not in listed]
+    _expect(not unlisted, f"data variable(s) {unlisted[:5]!r:.200} are not listed as inputs")
+    written = {n for op in block.ops for n in op.output_arg_names}
     for name in doc["outputs"]:
-        _expect(name in block.vars, f"output {name!r:.80} is not a variable of the program")
+        var = block.vars.get(name)
+        _expect(var is not None, f"output {name!r:.80} is not a variable of the program")
+        _expect(name in written or var.is_data or var.persistable,
+                f"output {name!r:.80} is never computed: no op of the program writes it")
     for var in program.list_vars():
         _expect(all(d < 2**63 for d in var._shape), f"variable {var.name!r:.80} has a dim "
                                                     f"of 2**63 or more")
+    for sub_block in program.blocks:
+        for op in sub_block.ops:
+            overwritten = [n for n in op.output_arg_names
+                           if sub_block.has_var_recursive(n) and sub_block.var(n).persistable]
+            _expect(not overwritten, f"op {op.type} writes persistable variable(s) "
+                                     f"{overwritten[:5]!r:.200}: not an inference program")
     stored = set(doc["parameters"])
     for var in block.vars.values():
         _expect(not var.persistable or var.name in stored,

@@ -30,7 +30,8 @@ def _assert_rule(node, ctx):
     return Bound(run, node.inputs["Cond"] + node.inputs.get("Data", []), [], False)
 
 
-register("assert", _assert_rule)
+register("assert", _assert_rule, fields=({"Cond": "one", "Data": "many"}, {},
+                                         {"summarize": "int", "message": "str"}))
 
 
 def Assert(cond, data=None, summarize=20, message=None):  # noqa: N802 (Paddle's name)

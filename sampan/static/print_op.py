@@ -91,7 +91,11 @@ def _print_grad(block, op, table):
     block.append_op("print", {"In": [grad_in]}, {"Out": [grad_out]}, attrs, op.origin)
 
 
-register("print", _print_rule)
+register("print", _print_rule, fields=(
+    {"In": "one"}, {"Out": "one"},
+    {"first_n": "int", "message": "str", "summarize": "int", "print_tensor_name": "bool",
+     "print_tensor_type": "bool", "print_tensor_shape": "bool", "print_tensor_lod": "bool",
+     "print_phase": "str", "is_forward": "bool", "var_name": "str"}))
 register_grad_rule("print", _print_grad)
 
 

@@ -12,6 +12,7 @@ import json
 from ..core import dtype as dtypes
 from ..ops.registry import OPS
 from .framework import Block, Parameter, Program
+from .op_fields import check_op_fields
 
 __all__ = ["program_to_dict", "program_from_dict", "program_to_json", "program_from_json",
            "ProgramFormatError", "register_op_type", "FORMAT_VERSION"]
@@ -88,6 +89,19 @@ def _expect(cond, msg):
         _fail(msg)
 
 
+_BLOCK_KEYS = {"idx", "parent_idx", "forward_block_idx", "vars", "ops"}
+_OP_KEYS = {"type", "inputs", "outputs", "attrs"}
+_VAR_KEYS = {"name", "shape", "dtype", "persistable", "stop_gradient", "kind", "is_data",
+             "parameter"}
+
+
+def _expect_keys(entry, keys, where):
+    """entry is a mapping with exactly `keys` (what program_to_dict writes)."""
+    _expect(isinstance(entry, dict), f"{where}: expected a mapping")
+    _expect(entry.keys() == keys, f"{where}: keys {sorted(entry)!r:.200} are not "
+                                  f"{sorted(keys)}")
+
+
 def _decode(value, program, where):
     if isinstance(value, dict):
         if "__block__" in value:
@@ -129,7 +143,8 @@ def _names_table(table, where):
 
 
 def _load_var(block, v, where):
-    _expect(isinstance(v, dict) and isinstance(v.get("name"), str), f"{where}: bad variable")
+    _expect_keys(v, _VAR_KEYS, f"{where} variable")
+    _expect(isinstance(v["name"], str), f"{where}: bad variable name")
     shape = v.get("shape")
     _expect(isinstance(shape, list) and all(isinstance(d, int) and d >= -1 for d in shape),
             f"{where}: variable {v['name']!r} has a bad shape {shape!r}")
@@ -162,30 +177,42 @@ def program_from_dict(data):
     blocks = data.get("blocks")
     _expect(isinstance(blocks, list) and blocks, "program has no blocks")
     program = Program()
-    program.random_seed = int(data.get("random_seed", 0) or 0)
+    seed = data.get("random_seed", 0)
+    _expect(type(seed) is int and 0 <= seed < 2**63, f"bad random_seed {seed!r:.40}")
+    program.random_seed = seed
     for i, b in enumerate(blocks):
-        _expect(isinstance(b, dict) and b.get("idx") == i, f"block {i}: bad index")
+        _expect_keys(b, _BLOCK_KEYS, f"block {i}")
+        _expect(b["idx"] == i, f"block {i}: bad index")
+        _expect(type(b["vars"]) is list and type(b["ops"]) is list,
+                f"block {i}: vars and ops must be lists")
         parent = b.get("parent_idx", -1)
         _expect(isinstance(parent, int) and -1 <= parent < i or (i == 0 and parent == -1),
                 f"block {i}: bad parent index {parent!r}")
         if i:
             program.blocks.append(Block(program, i, parent))
-        program.blocks[i].forward_block_idx = int(b.get("forward_block_idx", -1))
+        forward = b["forward_block_idx"]
+        _expect(type(forward) is int and -1 <= forward < len(blocks),
+                f"block {i}: bad forward block index {forward!r:.40}")
+        program.blocks[i].forward_block_idx = forward
     for i, b in enumerate(blocks):
         block = program.blocks[i]
         for v in b.get("vars", []):
             _load_var(block, v, f"block {i}")
         for k, op in enumerate(b.get("ops", [])):
             where = f"block {i} op {k}"
-            _expect(isinstance(op, dict) and isinstance(op.get("type"), str), f"{where}: bad op")
+            _expect_keys(op, _OP_KEYS, where)
+            _expect(isinstance(op["type"], str), f"{where}: bad op type")
             _expect(op["type"] in OPS or op["type"] in _EXTRA_OP_TYPES,
                     f"{where}: unknown op type {op['type']!r}")
             attrs = op.get("attrs", {})
             _expect(isinstance(attrs, dict), f"{where}: attrs must be a mapping")
             attrs = _typed_attrs(op["type"], {k2: _decode(v2, program, where)
                                               for k2, v2 in attrs.items()})
-            block.append_op(op["type"], _names_table(op.get("inputs", {}), where),
-                            _names_table(op.get("outputs", {}), where), attrs)
+            inputs = _names_table(op.get("inputs"), where)
+            outputs = _names_table(op.get("outputs"), where)
+            problems = check_op_fields(op["type"], inputs, outputs, attrs)
+            _expect(not problems, f"{where} ({op['type']}): {'; '.join(problems)}")
+            block.append_op(op["type"], inputs, outputs, attrs)
     program._current = 0
     return program
 

@@ -2,6 +2,7 @@
 from ..core.errors import InvalidArgument
 from ..ops.meta import MetaTensor
 from ..ops.registry import OPS
+from .op_fields import check_sub_blocks
 
 __all__ = ["ProgramVerifyError", "verify_program"]
 
@@ -54,6 +55,7 @@ def _verify_block(block, defined, problems):
             defined.add(n)
         if op.type in OPS and not problems:
             _check_meta(op, block, problems, where)
+        problems.extend(f"{where}: {p}" for p in check_sub_blocks(op))
         for value in op.attrs.values():
             subs = value if isinstance(value, list) else [value]
             for sub in subs:

@@ -59,5 +59,6 @@ def _join_grad_rule(node, ctx):
                  True)
 
 
-register("array_join", _join_rule, _join_grad)
+register("array_join", _join_rule, _join_grad,
+         ({"Array": "one"}, {"Out": "one"}, {"axis": "int", "stack": "bool"}))
 register("array_join_grad", _join_grad_rule)

@@ -154,5 +154,10 @@ def _cond_grad_rule(node, ctx):
                  node.outputs.get("Input@GRAD", []), False)
 
 
-register("cond", _cond_rule, _cond_grad)
+register("cond", _cond_rule, _cond_grad,
+         ({"Cond": "one", "Input": "many"}, {"Out": "many", "Scope": "one"},
+          {"true_block": "block", "false_block": "block", "true_outs": "names",
+           "false_outs": "names"},
+          [(f"{b}_block", ["Input"], f"{b}_outs") for b in ("true", "false")], ["Cond"],
+          ["Out", "true_outs", "false_outs"]))
 register("cond_grad", _cond_grad_rule)

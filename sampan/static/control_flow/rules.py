@@ -12,6 +12,7 @@ from ...executor.bind import EXEC_RULES, Bound
 from ...executor.run import run_sequential
 from ..backward import GradTable, _emit_grad_op, _relevant_ops, grad_name, register_grad_rule
 from ..program_state import default_main_program
+from ..op_fields import declare_fields
 from ..serialize import register_op_type
 
 __all__ = ["in_dynamic_mode", "register", "kernel_rule", "sub_block", "outer_reads", "run_plan",
@@ -25,9 +26,13 @@ def in_dynamic_mode():
     return dynamic()
 
 
-def register(op_type, exec_rule, grad_rule=None):
-    """Register everything an op type needs: exec rule, grad rule, serializable type."""
+def register(op_type, exec_rule, grad_rule=None, fields=None):
+    """Register everything an op type needs: exec rule, grad rule, serializable type and,
+    for op types that files hold, its fields `(inputs, outputs, attrs)` checked on load
+    (see op_fields.declare_fields)."""
     register_op_type(op_type)
+    if fields is not None:  # (inputs, outputs, attrs[, sub_blocks])
+        declare_fields(op_type, *fields)
     EXEC_RULES[op_type] = exec_rule
     if grad_rule is not None:
         register_grad_rule(op_type, grad_rule)

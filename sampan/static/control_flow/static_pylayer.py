@@ -112,5 +112,7 @@ def _pylayer_grad_rule(node, ctx):
                  False)
 
 
-register("static_pylayer", _pylayer_rule, _pylayer_grad)
+register("static_pylayer", _pylayer_rule, _pylayer_grad,
+         ({"Input": "many"}, {"Out": "many"}, {"blocks": "blocks", "fwd_outs": "names"},
+          [("blocks", ["Input"], "fwd_outs")], (), ["Out", "fwd_outs"]))
 register("static_pylayer_grad", _pylayer_grad_rule)

@@ -131,15 +131,21 @@ def _grad_rule(grad_type, in_slots, wrt):
     return rule
 
 
+def _fields(**inputs):
+    """The fields of a tensor-array op: the named input slots, one "Out", no attributes."""
+    return inputs, {"Out": "one"}, {}
+
+
 register("create_array", kernel_rule(lambda *xs: list(xs), ["X"], ["Out"]),
-         _grad_rule("create_array_grad", ["X"], ["X"]))
+         _grad_rule("create_array_grad", ["X"], ["X"]), _fields(X="many"))
 register("array_write", kernel_rule(_write, ["X", "I", "Array"], ["Out"]),
-         _grad_rule("array_write_grad", ["X", "I"], ["X", "Array"]))
+         _grad_rule("array_write_grad", ["X", "I"], ["X", "Array"]),
+         _fields(X="one", I="one", Array="one"))
 register("array_read", kernel_rule(_read, ["Array", "I"], ["Out"]),
-         _grad_rule("array_read_grad", ["I"], ["Array"]))
+         _grad_rule("array_read_grad", ["I"], ["Array"]), _fields(Array="one", I="one"))
 register("array_length", kernel_rule(lambda a: np.array([len(a)], np.int64), ["Array"],
-                                     ["Out"]))
-register("array_add", kernel_rule(_add, ["X"], ["Out"]))
+                                     ["Out"]), fields=_fields(Array="one"))
+register("array_add", kernel_rule(_add, ["X"], ["Out"]), fields=_fields(X="many"))
 register("create_array_grad", kernel_rule(_create_grad, ["X", "Out@GRAD"], ["X@GRAD"],
                                           single=False))
 register("array_write_grad", kernel_rule(_write_grad, ["X", "I", "Out@GRAD"],

@@ -196,5 +196,12 @@ def _while_grad_rule(node, ctx):
                  node.outputs.get("X@GRAD", []) + node.outputs.get("Input@GRAD", []), False)
 
 
-register("while", _while_rule, _while_grad)
+register("while", _while_rule, _while_grad,
+         ({"X": "many", "Input": "many"}, {"Out": "many", "Scope": "one"},
+          {"cond_block": "block", "body_block": "block", "cond_out": "name",
+           "cond_vars": "names", "body_vars": "names", "body_outs": "names"},
+          [("cond_block", ["cond_vars", "Input"], "cond_out"),
+           ("body_block", ["body_vars", "Input"], "body_outs")], ["cond_out"],
+          ["X", "Out", "cond_vars", "body_vars", "body_outs"],
+          [("X", "cond_vars"), ("X", "body_vars")]))
 register("while_grad", _while_grad_rule)
