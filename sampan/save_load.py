@@ -25,15 +25,43 @@ def _to_record(obj):
     return None
 
 
+# the keys of each tag kind `_to_record` writes
+_TAG_KEYS = {"ndarray": {"kind"}, "numpy_scalar": {"kind"},
+             "tensor": {"kind", "name", "stop_gradient"},
+             "parameter": {"kind", "name", "stop_gradient"}}
+
+
+def _check_tag(array, tag):
+    """The kind of a valid tag (None: an untagged array); ValueError naming the defect of
+    any other, which the state-file reader reports as CorruptFileError."""
+    if tag is None:
+        return "ndarray"
+    kind = tag.get("kind")
+    if type(kind) is not str or kind not in _TAG_KEYS:
+        raise ValueError(f"unknown tag kind {kind!r:.60}")
+    if tag.keys() != _TAG_KEYS[kind]:
+        raise ValueError(f"{kind} tag has keys {sorted(tag)!r:.200}, expected "
+                         f"{sorted(_TAG_KEYS[kind])}")
+    if kind == "numpy_scalar" and array.ndim:
+        raise ValueError(f"numpy_scalar tag on an array of shape {list(array.shape)}")
+    if kind in ("tensor", "parameter"):
+        if type(tag["stop_gradient"]) is not bool:
+            raise ValueError(f"stop_gradient must be true or false, got "
+                             f"{tag['stop_gradient']!r:.60}")
+        if tag["name"] is not None and type(tag["name"]) is not str:
+            raise ValueError(f"tensor name must be a string or null, got {tag['name']!r:.60}")
+    return kind
+
+
 def _from_record(return_numpy):
     def build(array, tag):
-        kind = (tag or {}).get("kind", "ndarray")
+        kind = _check_tag(array, tag)
         if kind == "numpy_scalar":
             return array[()]
         if kind == "ndarray" or return_numpy:
             return array
-        t = Tensor(array, stop_gradient=bool(tag.get("stop_gradient", True)))
-        t._name = tag.get("name")
+        t = Tensor(array, stop_gradient=tag["stop_gradient"])
+        t._name = tag["name"]
         return t
     return build
 

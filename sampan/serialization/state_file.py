@@ -74,7 +74,8 @@ def dumps_tree(obj, *, leaf_to_record=None):
 
 
 def load_tree(path, *, record_to_leaf=None):
-    """Read the tree stored at ``path``; array leaves go through ``record_to_leaf(array, tag)``."""
+    """Read the tree stored at ``path``; array leaves go through ``record_to_leaf(array, tag)``,
+    which raises ValueError for a tag it refuses (reported as CorruptFileError)."""
     with open(path, "rb") as file:
         size = os.fstat(file.fileno()).st_size
         return _load(file, size, repr(os.fspath(path)), record_to_leaf)
@@ -204,9 +205,14 @@ def _load(file, size, name, record_to_leaf):
     except _Malformed as exc:
         raise CorruptFileError(f"corrupt sampan state file {name}: {exc}") from None
     if record_to_leaf is None:
-        leaves = arrays
-    else:
-        leaves = [record_to_leaf(array, spec[3]) for array, spec in zip(arrays, specs)]
+        return _assemble(ops, arrays)
+    leaves = []
+    for k, (array, spec) in enumerate(zip(arrays, specs)):
+        try:
+            leaves.append(record_to_leaf(array, spec[3]))
+        except ValueError as exc:  # the caller refuses this leaf's tag
+            raise CorruptFileError(f"corrupt sampan state file {name}: array {k}: {exc}") \
+                from None
     return _assemble(ops, leaves)
 
 
