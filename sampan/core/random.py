@@ -1,8 +1,10 @@
 """The global random generator used by every random kernel (seeded by `sampan.seed`)."""
 import numpy as np
 
+import contextlib
+
 __all__ = ["seed", "generator", "get_rng_state", "set_rng_state", "get_cuda_rng_state",
-           "set_cuda_rng_state"]
+           "set_cuda_rng_state", "fixed_seed"]
 
 # Made on first use: importing numpy.random (and the hashlib, secrets and random modules it
 # pulls in) is a noticeable part of `import sampan`.
@@ -21,6 +23,18 @@ def generator():
     if gen is None:
         gen = _state["gen"] = np.random.default_rng(0)
     return gen
+
+
+@contextlib.contextmanager
+def fixed_seed(value):
+    """Random ops draw from a fresh generator seeded with `value` inside the block (a Program
+    run with a `random_seed`); the global generator's stream resumes unchanged after it."""
+    saved = _state["gen"]
+    _state["gen"] = np.random.default_rng(int(value))
+    try:
+        yield
+    finally:
+        _state["gen"] = saved
 
 
 def _check_device(device, fn):

@@ -1,8 +1,11 @@
 """Executor: run a Program's compiled Plan against a Scope with feeds and fetches."""
 
+from contextlib import nullcontext
+
 import numpy as np
 
 from ..core.flags import FLAGS
+from ..core.random import fixed_seed
 from ..eager.tensor import Tensor
 from .plan import compile as compile_plan
 from .run import run_checked, run_parallel, run_sequential
@@ -112,12 +115,14 @@ class Executor:
         regs = plan.template[:]
         _load(plan, regs, feed, scope)
         workers = exec_strategy.num_threads if exec_strategy else 1
-        if checked:
-            run_checked(plan, regs, nan_check)
-        elif workers > 1:
-            run_parallel(plan, regs, self._pool(workers))
-        else:
-            run_sequential(plan, regs)
+        seeding = fixed_seed(program.random_seed) if program.random_seed else nullcontext()
+        with seeding:
+            if checked:
+                run_checked(plan, regs, nan_check)
+            elif workers > 1:
+                run_parallel(plan, regs, self._pool(workers))
+            else:
+                run_sequential(plan, regs)
         for name, slot in plan.writeback:
             scope._write(name, regs[slot])
         return _results(plan, regs, return_numpy)
