@@ -86,7 +86,7 @@ def _bands(cols):
     axis = _band_axis(cols)
     rows = cols.shape[axis]
     per_row = cols[(slice(None),) * axis + (0,)].nbytes
-    step = max(1, min(rows, _BAND_BYTES // per_row))
+    step = max(1, min(rows, _BAND_BYTES // max(per_row, 1)))
     return [slice(start, start + step) for start in range(0, rows, step)]
 
 
@@ -94,7 +94,9 @@ def _band_matrix(cols, band, groups):
     """The columns of one band of output rows as a contiguous [G, C/G*prod(kernel), positions]."""
     axis = _band_axis(cols)
     block = np.ascontiguousarray(cols[(slice(None),) * axis + (band,)])
-    return block.reshape(groups, -1, block[(0,) * axis].size)
+    # explicit sizes (no -1), so an empty batch reshapes too
+    rows, positions = int(np.prod(block.shape[:axis])), int(np.prod(block.shape[axis:]))
+    return block.reshape(groups, rows // groups, positions)
 
 
 def _col2im(cols, padded_sizes, strides, dilations):
@@ -121,7 +123,7 @@ def _conv_cols(cols, filt, groups):
     for band in _bands(cols):
         rows = out[:, :, band]
         np.matmul(mats, _band_matrix(cols, band, groups),
-                  out=rows.reshape(rows.shape[:2] + (-1,)))
+                  out=rows.reshape(rows.shape[:2] + (int(np.prod(rows.shape[2:])),)))
     return out.reshape((o,) + out_n)
 
 

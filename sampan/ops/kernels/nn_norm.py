@@ -60,8 +60,9 @@ def _channel_axis(ndim, data_format):
 def _channels_first(x, data_format):
     """x as [N, C, everything else] (statistics dtype), whatever its channel axis."""
     moved = np.moveaxis(x, _channel_axis(x.ndim, data_format), 1)
-    return moved.reshape(moved.shape[0], moved.shape[1], -1).astype(_stat_dtype(x.dtype),
-                                                                    copy=False)
+    rest = int(np.prod(moved.shape[2:]))  # explicit, so an empty batch reshapes too
+    return moved.reshape(moved.shape[0], moved.shape[1], rest).astype(_stat_dtype(x.dtype),
+                                                                      copy=False)
 
 
 def _from_channels_first(x3, like, data_format):
@@ -75,7 +76,7 @@ def _from_channels_first(x3, like, data_format):
 
 def _channel_rows(x3):
     """[N, C, S] as [C, N*S] rows: the per-channel samples batch_norm standardises."""
-    return x3.transpose(1, 0, 2).reshape(x3.shape[1], -1)
+    return x3.transpose(1, 0, 2).reshape(x3.shape[1], x3.shape[0] * x3.shape[2])
 
 
 def _from_channel_rows(rows, shape3):
@@ -93,7 +94,8 @@ def batch_norm(x, mean, variance, scale, bias, is_test, momentum, epsilon, data_
     """
     x3 = _channels_first(x, data_format)
     rows = _channel_rows(x3)
-    if is_test or use_global_stats:
+    # an empty batch has no statistics: the running ones are used and stay (as in Paddle)
+    if is_test or use_global_stats or not rows.shape[1]:
         xhat, inv_std = _restandardize(rows, mean, variance, epsilon)
         used_mean, mean_out, variance_out = mean, mean.copy(), variance.copy()
     else:
@@ -125,8 +127,8 @@ def batch_norm_grad(x, scale, bias, saved_mean, saved_variance, out_grad, epsilo
 
 def _sample_rows(x, begin_norm_axis):
     """x as [prod(shape[:axis]), prod(shape[axis:])] in the statistics dtype."""
-    left = int(np.prod(x.shape[:begin_norm_axis]))
-    return x.reshape(left, -1).astype(_stat_dtype(x.dtype), copy=False)
+    left, right = int(np.prod(x.shape[:begin_norm_axis])), int(np.prod(x.shape[begin_norm_axis:]))
+    return x.reshape(left, right).astype(_stat_dtype(x.dtype), copy=False)
 
 
 def layer_norm(x, scale, bias, epsilon, begin_norm_axis):
@@ -145,11 +147,17 @@ def layer_norm_grad(x, scale, bias, mean, variance, out_grad, epsilon, begin_nor
     return x_grad, scale_grad, bias_grad
 
 
+def _group_rows(x3, groups):
+    """[N, C, S] as [N*groups, C/groups*S] rows, one per group of one sample."""
+    n, c, s = x3.shape
+    return x3.reshape(n * groups, c // groups * s)
+
+
 def group_norm(x, scale, bias, epsilon, groups, data_format):
     """Normalise each sample over groups of channels; per-channel scale and bias."""
     x3 = _channels_first(x, data_format)
     n = x3.shape[0]
-    xhat, mean, var, _ = _standardize(x3.reshape(n * groups, -1), epsilon)
+    xhat, mean, var, _ = _standardize(_group_rows(x3, groups), epsilon)
     y = _affine(xhat.reshape(x3.shape), scale, bias, (1, -1, 1))
     return (_from_channels_first(y, x, data_format), mean.reshape(n, groups),
             var.reshape(n, groups))
@@ -159,10 +167,10 @@ def group_norm_grad(x, scale, bias, mean, variance, y_grad, epsilon, groups, dat
     """Gradients of group_norm for x, scale and bias."""
     x3 = _channels_first(x, data_format)
     n = x3.shape[0]
-    xhat, inv_std = _restandardize(x3.reshape(n * groups, -1), mean.ravel(), variance.ravel(),
+    xhat, inv_std = _restandardize(_group_rows(x3, groups), mean.ravel(), variance.ravel(),
                                    epsilon)
     g3 = _channels_first(y_grad, data_format)
     g_xhat, scale_grad, bias_grad = _affine_grads(g3, xhat.reshape(x3.shape), scale, bias,
                                                   (1, -1, 1))
-    x_grad = _standardize_grad(g_xhat.reshape(n * groups, -1), xhat, inv_std)
+    x_grad = _standardize_grad(_group_rows(g_xhat, groups), xhat, inv_std)
     return _from_channels_first(x_grad, x, data_format), scale_grad, bias_grad

@@ -45,12 +45,14 @@ def _axis_bounds(size, out, kernel, stride, pad, adaptive):
 def _apply_per_axis(x, mats):
     """x with matrix mats[i] ([out, in]) applied along spatial axis i of a channels-first
     array: one matmul per axis (in 2-D, left @ image @ right.T for every image)."""
+    # explicit sizes throughout (no -1), so an empty batch reshapes too
     *lead, last = x.shape
-    x = (x.reshape(-1, last) @ mats[-1].T).reshape(*lead, mats[-1].shape[0])
+    x = (x.reshape(int(np.prod(lead)), last) @ mats[-1].T).reshape(*lead, mats[-1].shape[0])
     for axis in range(x.ndim - 2, 1, -1):
         shape = x.shape
-        flat = x.reshape(int(np.prod(shape[:axis])), shape[axis], -1)
-        x = (mats[axis - 2] @ flat).reshape(shape[:axis] + (-1,) + shape[axis + 1:])
+        flat = x.reshape(int(np.prod(shape[:axis])), shape[axis], int(np.prod(shape[axis + 1:])))
+        x = (mats[axis - 2] @ flat).reshape(shape[:axis] + (mats[axis - 2].shape[0],)
+                                            + shape[axis + 1:])
     return x
 
 
@@ -141,7 +143,8 @@ class _Windows:
             shape[i], shape[self.nd + i] = table.shape
             index.append(table.reshape(shape))
         windows = xp[(slice(None),) * 2 + tuple(index)]
-        return windows.reshape(windows.shape[:2 + self.nd] + (-1,))
+        return windows.reshape(windows.shape[:2 + self.nd]
+                               + (int(np.prod(windows.shape[2 + self.nd:])),))
 
     def tap_position(self, tap):
         """Spatial index (padded() coordinates), per axis, of tap number tap[n, c, *out] of
@@ -293,7 +296,7 @@ def max_pool_with_index(x, kernel_size, strides, paddings, global_pooling, adapt
 
 def _per_image(a):
     """a as [N*C, spatial size]."""
-    return a.reshape(a.shape[0] * a.shape[1], -1)
+    return a.reshape(a.shape[0] * a.shape[1], int(np.prod(a.shape[2:])))
 
 
 def max_pool_with_index_grad(x, mask, out_grad):
