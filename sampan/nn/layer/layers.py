@@ -213,17 +213,32 @@ class Layer:
         else:
             self._non_persistable_buffer_names.add(name)
 
-    # -- traversal --------------------------------------------------------------------
+    # -- traversal (iterative: a tree thousands of layers deep needs no recursion) -------
+    def _walk(self):
+        """(dotted path from self, "" for self; layer) of self and every sublayer, depth
+        first in table order; a layer shared by two parents comes once per path. A layer
+        that contains itself raises ValueError (recursion would never end)."""
+        stack, on_path = [("", self, False)], set()
+        while stack:
+            name, layer, leaving = stack.pop()
+            if leaving:
+                on_path.discard(id(layer))
+                continue
+            if id(layer) in on_path:
+                raise ValueError(f"layer {name!r} ({type(layer).__name__}) contains itself")
+            on_path.add(id(layer))
+            yield name, layer
+            stack.append((name, layer, True))
+            stack.extend((f"{name}.{key}" if name else key, sub, False)
+                         for key, sub in reversed(layer._sub_layers.items()) if sub is not None)
+
     def named_sublayers(self, prefix="", include_self=False, layers_set=None):
         """(qualified name, layer) of every sublayer, depth first, each once."""
         seen = set() if layers_set is None else layers_set
-        if include_self and self not in seen:
-            seen.add(self)
-            yield prefix, self
-        for key, layer in self._sub_layers.items():
-            if layer is not None:
-                name = f"{prefix}.{key}" if prefix else key
-                yield from layer.named_sublayers(name, True, seen)
+        for name, layer in self._walk():
+            if (name or include_self) and layer not in seen:
+                seen.add(layer)
+                yield ".".join(part for part in (prefix, name) if part), layer
 
     def sublayers(self, include_self=False):
         """Every sublayer, depth first."""
@@ -319,10 +334,18 @@ class Layer:
         return output
 
     def apply(self, fn):
-        """Call `fn(layer)` on every sublayer, then on self."""
-        for layer in self.children():
-            layer.apply(fn)
-        fn(self)
+        """Call `fn(layer)` on every sublayer, then on self (each child's subtree in order,
+        the parent after its children)."""
+        for _ in self._walk():
+            pass  # refuses a layer that contains itself
+        stack = [(self, False)]
+        while stack:
+            layer, children_done = stack.pop()
+            if children_done:
+                fn(layer)
+                continue
+            stack.append((layer, True))
+            stack.extend((child, False) for child in reversed(list(layer.children())))
         return self
 
     def clear_gradients(self, set_to_zero=True):
@@ -380,16 +403,15 @@ class Layer:
         """(structured name, tensor) in Paddle's state_dict order: this layer's parameters,
         then its persistable buffers, then each sublayer's entries (depth first; a tensor
         shared by two layers appears under both names, as in Paddle)."""
-        for key, value in self._parameters.items():
-            if value is not None:
-                yield prefix + key, value
-        for key, value in self._buffers.items():
-            if value is not None and key not in self._non_persistable_buffer_names:
-                yield prefix + key, value
-        if include_sublayers:
-            for key, layer in self._sub_layers.items():
-                if layer is not None:
-                    yield from layer._state_items(True, f"{prefix}{key}.")
+        layers = self._walk() if include_sublayers else [("", self)]
+        for name, layer in layers:
+            path = f"{prefix}{name}." if name else prefix
+            for key, value in layer._parameters.items():
+                if value is not None:
+                    yield path + key, value
+            for key, value in layer._buffers.items():
+                if value is not None and key not in layer._non_persistable_buffer_names:
+                    yield path + key, value
 
     def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="",
                    use_hook=True):
@@ -428,13 +450,28 @@ class Layer:
         return ""
 
     def __repr__(self):
-        lines = [f"({k}): " + repr(v).replace("\n", "\n  ")
-                 for k, v in self._sub_layers.items() if v is not None]
-        extra = self.extra_repr()
-        if "\n" in extra:
-            extra = "\n  " + extra.replace("\n", "\n  ") + "\n"
-        body = "".join("\n  " + line for line in lines) + ("\n" if lines else "")
-        return f"{type(self).__name__}({extra}{body})"
+        # written in one pass with an explicit stack, each line indented by its depth, so
+        # a tree thousands of layers deep neither recurses nor re-copies its sublayers' text
+        for _ in self._walk():
+            pass  # refuses a layer that contains itself
+        parts, stack = [], [(self, 0, "")]
+        while stack:
+            item, depth, label = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+                continue
+            pad = "\n" + "  " * depth
+            if type(item).__repr__ is not Layer.__repr__:
+                parts.append(label + repr(item).replace("\n", pad))
+                continue
+            children = [(k, v) for k, v in item._sub_layers.items() if v is not None]
+            extra = item.extra_repr()
+            if "\n" in extra:
+                extra = pad + "  " + extra.replace("\n", pad + "  ") + pad
+            parts.append(f"{label}{type(item).__name__}({extra}")
+            stack.append((pad + ")" if children else ")", depth, ""))
+            stack.extend((v, depth + 1, f"{pad}  ({k}): ") for k, v in reversed(children))
+        return "".join(parts)
 
 
 def _load_problem(key, array, tensor):
