@@ -222,7 +222,16 @@ def _mismatched(op, pairs):
             va, vb = _find_var(program, a), _find_var(program, b)
             if va is None or vb is None:
                 yield f"{first} / {second} name {a if va is None else b!r:.60}, not a variable"
-            elif va.dtype is not vb.dtype or len(va._shape) != len(vb._shape) or any(
-                    x != y and x >= 0 and y >= 0 for x, y in zip(va._shape, vb._shape)):
+            elif va.dtype is not vb.dtype or not _may_hold(va._shape, vb._shape):
                 yield f"{first} {a!r:.60} is {va.shape} {va.dtype.name} but {second} " \
                       f"{b!r:.60} is {vb.shape} {vb.dtype.name}"
+
+
+def _may_hold(shape, other):
+    """True if one value could have both static shapes: dims equal or -1; with different
+    ranks (a widened loop variable) the longer one's extra leading dims are -1."""
+    if len(shape) < len(other):
+        shape, other = other, shape
+    extra = len(shape) - len(other)
+    return all(d == -1 for d in shape[:extra]) and all(
+        x == y or x < 0 or y < 0 for x, y in zip(shape[extra:], other))

@@ -161,8 +161,8 @@ def test_while_shape_change_relaxes_and_errors(static_mode):
         _, y = static.nn.while_loop(lambda i, y: i < 3,
                                     lambda i, y: [i + 1, paddle.concat([y, y])], [i, x])
         assert y.shape == [-1, 2]
-        with pytest.raises(ValueError, match=r"loop variable 1: enters as dense \[1, 2\] "
-                                              r"float32, body returns dense \[1, 2\] int64"):
+        with pytest.raises(TypeError, match=r"loop variable 1: enters as dense float32 "
+                                             r"\[1, 2\], the body returns dense int64 \[1, 2\]"):
             static.nn.while_loop(lambda i, y: i < 3, lambda i, y: [i + 1, y.astype("int64")],
                                  [i, x])
     got = run(main, {"x": np.ones((1, 2), "float32")}, [y])[0]

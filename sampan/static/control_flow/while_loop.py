@@ -104,8 +104,20 @@ def _static_while(cond, body, loop_vars, name):
     return pack(list(loop_vars), finals)
 
 
+def widen(shape, other):
+    """The static shape of a loop variable that takes values of `shape` and `other`: dims
+    that differ become -1; with different ranks the shapes are aligned on their last dims
+    and the extra leading dims are -1 (h of [16, 128] that becomes x[i] of [1, 16, 128]
+    is [-1, 16, 128])."""
+    if len(shape) < len(other):
+        shape, other = other, shape
+    extra = len(shape) - len(other)
+    return (-1,) * extra + tuple(a if a == b else -1 for a, b in zip(shape[extra:], other))
+
+
 def _body_outputs(block, holders, outs):
-    """Body results as Variables checked against the loop variables (dims relax to -1)."""
+    """Body results as Variables checked against the loop variables: dims and ranks widen
+    (`widen`), a change of dtype or kind is refused."""
     problems, made = [], []
     for k, (holder, out) in enumerate(zip(holders, outs)):
         if not isinstance(out, Variable):
@@ -113,16 +125,17 @@ def _body_outputs(block, holders, outs):
             block.program._current = block.idx
             out = constant_var(out)
             block.program._current = saved
-        if out.kind != holder.kind or out.dtype != holder.dtype or (
-                out.kind == "dense" and len(out._shape) != len(holder._shape)):
-            problems.append(f"loop variable {k}: enters as {holder.kind} {holder.shape} "
-                            f"{holder.dtype.name}, body returns {out.kind} {out.shape} "
-                            f"{out.dtype.name}")
-        holder._shape = tuple(a if a == b else -1 for a, b in zip(holder._shape, out._shape))
+        if out.kind != holder.kind or out.dtype != holder.dtype:
+            problems.append(f"loop variable {k}: enters as {holder.kind} {holder.dtype.name} "
+                            f"{holder.shape}, the body returns {out.kind} {out.dtype.name} "
+                            f"{out.shape}")
+        elif out.kind == "dense":
+            holder._shape = widen(holder._shape, out._shape)
         made.append(out)
     if problems:
-        raise ValueError("while_loop(): the body changes loop variables:\n  " +
-                         "\n  ".join(problems))
+        raise TypeError("while_loop(): a loop variable must keep its dtype (cast it before "
+                        "the loop, or inside the body to the dtype it enters with):\n  " +
+                        "\n  ".join(problems))
     return made
 
 
