@@ -1,5 +1,6 @@
 """Errors of converted code point at the user's lines: op origins and exception messages."""
 from ..executor import run as executor_run
+from ..static.mode import is_sampan_file, register_origin_translator, user_origin
 from .pyct import origin
 
 __all__ = ["translate_origins", "attach_user_frames", "attach_op_origin"]
@@ -8,8 +9,21 @@ _MARK = "In transformed code:"
 
 
 def _user(file, line):
-    """The user OriginInfo of a generated-code position, or None for user/library code."""
-    return origin.lookup(file, line)
+    """The user OriginInfo of a generated-code position, or None for user/library code
+    (a sampan layer converted by to_static is library code)."""
+    found = origin.lookup(file, line)
+    return None if found is None or is_sampan_file(found.filename) else found
+
+
+def _converted_origin(file, line):
+    """(file, line, function, text) of the source a converted-code line came from, or None:
+    op origins and build-time error messages name that line instead of generated code."""
+    found = origin.lookup(file, line)
+    return None if found is None else (found.filename, found.lineno, found.function_name,
+                                       found.source_line)
+
+
+register_origin_translator(_converted_origin)
 
 
 def translate_origins(program):
@@ -41,7 +55,8 @@ def _extend_message(exc, frames):
 
 
 def attach_user_frames(exc):
-    """Add the user lines of the generated-code frames in `exc`'s traceback to its message."""
+    """Add the user lines of the generated-code frames in `exc`'s traceback to its message;
+    when there are none (to_static of a sampan layer), the line that made the call."""
     frames, tb = [], exc.__traceback__
     while tb is not None:
         found = _user(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
@@ -49,7 +64,8 @@ def attach_user_frames(exc):
             frames.append((found.filename, found.lineno, found.function_name,
                            found.source_line))
         tb = tb.tb_next
-    return _extend_message(exc, frames)
+    caller = None if frames else user_origin()
+    return _extend_message(exc, frames or ([caller] if caller else []))
 
 
 def attach_op_origin(exc, plan):

@@ -17,7 +17,7 @@ from ..ops.registry import OPS
 from .framework import Variable
 from .program_state import default_main_program
 
-__all__ = ["StaticMode", "STATIC", "user_origin", "constant_var",
+__all__ = ["StaticMode", "STATIC", "user_origin", "is_sampan_file", "constant_var",
            "register_origin_translator", "capturing_tensors", "observing_arguments",
            "outputs_named_after"]
 
@@ -34,21 +34,37 @@ def register_origin_translator(translate):
     _TRANSLATORS.append(translate)
 
 
+def is_sampan_file(path):
+    """True for a source file of sampan itself."""
+    return path.startswith(_SAMPAN_DIR)
+
+
 def user_origin():
-    """(file, line, function, source line) of the innermost caller outside sampan."""
+    """(file, line, function, source line) of the innermost caller outside sampan. Generated
+    code counts as the source it was converted from, so a sampan layer converted by
+    to_static (`to_static(nn.Linear(4, 3))`) is skipped too: the origin is the line that
+    called it."""
     frame = sys._getframe(1)
     while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_SAMPAN_DIR):
-            for translate in _TRANSLATORS:
-                found = translate(filename, frame.f_lineno)
-                if found is not None:
-                    return found
-            import linecache
-            text = linecache.getline(filename, frame.f_lineno).strip()
-            return (filename, frame.f_lineno, frame.f_code.co_name, text)
+        found = _user_frame(frame)
+        if found is not None:
+            return found
         frame = frame.f_back
     return None
+
+
+def _user_frame(frame):
+    """The user origin of one frame, or None for a frame of sampan's own code."""
+    filename = frame.f_code.co_filename
+    if is_sampan_file(filename):
+        return None
+    for translate in _TRANSLATORS:
+        found = translate(filename, frame.f_lineno)
+        if found is not None:
+            return None if is_sampan_file(found[0]) else found
+    import linecache
+    text = linecache.getline(filename, frame.f_lineno).strip()
+    return (filename, frame.f_lineno, frame.f_code.co_name, text)
 
 
 def constant_var(value, like=None):

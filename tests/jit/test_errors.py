@@ -217,3 +217,37 @@ def test_op_origins_point_at_user_file():
     fn(t([1.0]), t([2.0]))
     origins = {op.origin[0] for op in fn.concrete_program.main_program.global_block().ops}
     assert origins == {HERE}
+
+
+# ---- a sampan layer converted directly ----
+def _call_wrapped_linear():
+    wrapped = to_static(nn.Linear(4, 3))
+    return wrapped(t(np.ones((2, 5))))  # the wrong input size
+
+
+def test_a_converted_sampan_layer_reports_the_callers_line():
+    with pytest.raises(ValueError) as info:
+        _call_wrapped_linear()
+    message = str(info.value)
+    line = line_of(_call_wrapped_linear, "the wrong input size")
+    assert_points_at(message, _call_wrapped_linear, "the wrong input size")
+    assert f"built at {HERE}:{line}:" in message
+    assert "sampan/nn" not in message and "sampan-converted" not in message
+
+
+class _Head(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        y = x * 2.0
+        return self.fc(y)  # the sampan layer called by user code
+
+
+def test_a_sampan_layer_inside_a_user_layer_reports_the_user_forward_line():
+    with pytest.raises(ValueError) as info:
+        to_static(_Head())(t(np.ones((2, 5))))
+    message = str(info.value)
+    assert_points_at(message, _Head.forward, "the sampan layer called by user code")
+    assert f"built at {HERE}:{line_of(_Head.forward, 'the sampan layer called')}" in message
