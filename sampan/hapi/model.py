@@ -125,6 +125,17 @@ class Model:
         self._amp_configs = None
         self._trainer = network
         self.stop_training = False
+        self._static = None
+
+    def _static_adapter(self):
+        """The StaticAdapter running the batches after `paddle.enable_static()`, else None."""
+        from ..framework_mode import in_dynamic_mode
+        if in_dynamic_mode():
+            return None
+        if self._static is None:
+            from .static_adapter import StaticAdapter
+            self._static = StaticAdapter(self)
+        return self._static
 
     def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
         """Set the optimizer, the loss (a Layer or function of outputs and labels), metrics."""
@@ -175,8 +186,10 @@ class Model:
         """One optimisation step; returns [losses] (+ [metrics] when metrics are set)."""
         if self._optimizer is None or self._loss is None:
             raise RuntimeError("Model.train_batch: call prepare(optimizer, loss) first")
-        self.network.train()
         self.mode = "train"
+        if self._static_adapter():
+            return self._static.train_batch(inputs, labels)
+        self.network.train()
         outputs = self._outputs(inputs, self._trainer)
         labels = [_as_tensor(x) for x in _as_list(labels)]
         losses = self._losses(outputs, labels)
@@ -195,8 +208,10 @@ class Model:
     def eval_batch(self, inputs, labels=None):
         """Losses and/or metrics of one batch in eval mode: (losses, metrics), losses alone
         without metrics, metrics alone without a loss."""
-        self.network.eval()
         self.mode = "eval"
+        if self._static_adapter():
+            return self._static.eval_batch(inputs, labels)
+        self.network.eval()
         outputs = self._outputs(inputs)
         labels = [_as_tensor(x) for x in _as_list(labels)]
         losses = [_numpy(v) for v in self._losses(outputs, labels)] if self._loss else None
@@ -208,8 +223,10 @@ class Model:
     @no_grad()
     def predict_batch(self, inputs):
         """The network's outputs for one batch, as NumPy arrays."""
-        self.network.eval()
         self.mode = "test"
+        if self._static_adapter():
+            return self._static.predict_batch(inputs)
+        self.network.eval()
         return [_numpy(o) for o in self._outputs(inputs)]
 
     # -- loops ------------------------------------------------------------------------
