@@ -1,6 +1,7 @@
 """Bind a Node to a callable over flat arrays: kernel + attribute tuple, prebuilt once."""
 from ..core.errors import NotFoundError
 from ..ops.registry import OPS
+from .passes.bn_act import FUSED_BN_ACT
 from .passes.prune_outputs import needed_outputs
 
 __all__ = ["EXEC_RULES", "Bound", "bind", "run_node"]
@@ -136,8 +137,21 @@ def bind_fused(node):
     return Bound(fused, ext, parts[-1].out_names, True)
 
 
+def bind_bn_act(node):
+    """Bound running batch_norm, then its activation on the normalised output (one
+    instruction: that intermediate never takes a register slot)."""
+    norm, act = (bind_op(part) for part in node.parts)
+
+    def fused(*arrays):
+        out, *rest = norm.fn(*arrays)
+        return (act.fn(out), *rest)
+    return Bound(fused, norm.in_names, act.out_names + norm.out_names[1:], False)
+
+
 def bind(node, ctx=None):
     """Bound for any node: fused chain, exec-rule op or registered op."""
+    if node.type == FUSED_BN_ACT:
+        return bind_bn_act(node)
     if node.parts:
         return bind_fused(node)
     rule = EXEC_RULES.get(node.type)

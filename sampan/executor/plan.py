@@ -5,7 +5,7 @@ from ..core.errors import NotFoundError
 from ..ops.registry import OPS
 from .bind import EXEC_RULES, bind, run_node
 from .passes import (COMMUNICATION_OPS, Node, eliminate_common_subexpressions,
-                     eliminate_dead_code, fold_constants, fuse_elementwise)
+                     eliminate_dead_code, fold_constants, fuse_bn_act, fuse_elementwise)
 from .passes.prune_outputs import prune_dead_outputs
 from .passes.inplace import FRESH_PRODUCERS, INPLACE, inplace_kernel
 from .schedule_info import parallel_info
@@ -68,6 +68,8 @@ def _optimise(nodes, block, feeds, fetches, strategy, checked):
     if strategy.enable_constant_folding and not checked:
         nodes, constants = fold_constants(nodes, run_node, protected | set(fetches),
                                           untouchable)
+    if strategy.fuse_bn_act_ops and not checked:
+        nodes = fuse_bn_act(nodes, protected | set(fetches))
     if strategy.fuse_elewise_add_act_ops and not checked:
         nodes = fuse_elementwise(nodes, protected | set(fetches))
     return nodes, fetches, constants

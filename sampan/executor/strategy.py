@@ -2,23 +2,37 @@
 
 __all__ = ["BuildStrategy", "ExecutionStrategy", "CompiledProgram"]
 
+import warnings
+
 _PASS_FIELDS = ("enable_dce", "enable_constant_folding", "enable_cse",
-                "fuse_elewise_add_act_ops", "enable_inplace", "memory_optimize",
-                "debug_poison_freed")
+                "fuse_elewise_add_act_ops", "fuse_bn_act_ops", "enable_inplace",
+                "memory_optimize", "debug_poison_freed")
 
 # Paddle's other build options, with their defaults: accepted and kept, with no effect here
 # (single-process CPU execution has no CINN, graph fusions beyond the passes above, devices
-# or trainers to configure).
+# or trainers to configure). Setting one to another value warns once per option.
 _ACCEPTED_OPTIONS = {
     "build_cinn_pass": False, "debug_graphviz_path": "", "enable_sequential_execution": False,
     "enable_auto_fusion": False, "enable_addto": False, "fuse_adamw": False,
-    "fuse_bn_act_ops": False, "fuse_bn_add_act_ops": True, "fuse_broadcast_ops": False,
+    "fuse_bn_add_act_ops": True, "fuse_broadcast_ops": False,
     "fuse_gemm_epilogue": False, "fuse_dot_product_attention": False, "fuse_resunit": False,
     "fuse_relu_depthwise_conv": False, "fuse_all_optimizer_ops": False,
     "fuse_all_reduce_ops": False, "sync_batch_norm": False, "remove_unnecessary_lock": True,
     "allow_cuda_graph_capture": False, "enable_backward_optimizer_op_deps": True,
     "num_trainers": 1, "trainer_id": 0, "reduce_strategy": 0, "gradient_scale_strategy": 0,
 }
+
+
+_WARNED = set()
+
+
+def _warn_no_effect(name, value):
+    """Warn (once per option) that an option set away from its default does nothing."""
+    if value != _ACCEPTED_OPTIONS[name] and name not in _WARNED:
+        _WARNED.add(name)
+        warnings.warn(f"BuildStrategy.{name} = {value!r} has no effect in sampan (one CPU "
+                      f"process; the options that act here: {', '.join(_PASS_FIELDS)})",
+                      stacklevel=3)
 
 
 class _ReduceStrategy:
@@ -39,7 +53,7 @@ class _GradientScaleStrategy:
 
 class BuildStrategy:
     """Boolean switches for the compile passes (Paddle-like names); Paddle's other options
-    are accepted and have no effect."""
+    are accepted, and warn once that they have no effect when set to another value."""
 
     ReduceStrategy = _ReduceStrategy
     GradientScaleStrategy = _GradientScaleStrategy
@@ -51,6 +65,7 @@ class BuildStrategy:
         self.enable_constant_folding = True
         self.enable_cse = True
         self.fuse_elewise_add_act_ops = False
+        self.fuse_bn_act_ops = False
         self.enable_inplace = True
         self.memory_optimize = True
         self.debug_poison_freed = False
@@ -68,6 +83,7 @@ class BuildStrategy:
 
     def __setattr__(self, name, value):
         if name in _ACCEPTED_OPTIONS:
+            _warn_no_effect(name, value)
             object.__setattr__(self, name, value)
             return
         if name not in _PASS_FIELDS and name != "enable_fusion":
