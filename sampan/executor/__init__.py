@@ -5,7 +5,7 @@ from .plan import Plan, compile
 from .run import OpError
 from .scope import LoDTensor, Scope, global_scope, scope_guard
 from .strategy import BuildStrategy, CompiledProgram, ExecutionStrategy
-from .visualize import program_to_dot, program_to_mermaid
+from ..static.graph_drawing import program_to_dot, program_to_mermaid
 
 __all__ = ["Executor", "EXEC_RULES", "Plan", "compile", "OpError", "LoDTensor", "Scope",
            "global_scope", "scope_guard", "BuildStrategy", "CompiledProgram",

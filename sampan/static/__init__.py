@@ -22,7 +22,7 @@ __all__ = ["append_backward", "gradients", "data", "create_parameter", "create_g
            "deserialize_persistables", "load_from_file", "normalize_program",
            "ExponentialMovingAverage", "IpuCompiledProgram", "IpuStrategy", "ipu_shard_guard",
            "set_ipu_shard", "accuracy", "auc", "WeightNormParamAttr", "Print", "py_func",
-           "setitem"]
+           "setitem", "draw"]
 lazy_exports(globals(), {
     ".backward": ["append_backward", "gradients"],
     ".guards": ["cpu_places", "cuda_places", "device_guard", "name_scope", "xpu_places"],
@@ -40,5 +40,6 @@ lazy_exports(globals(), {
     ".metric": ["accuracy", "auc"],
     ".print_op": ["Print"],
     ".item_assign": ["setitem"],
+    ".graph_drawing": ["draw"],
     ".py_func": ["py_func"],  # also the submodule's name: load it through this name only
 })

@@ -461,6 +461,17 @@ class Program:
                         op.attrs["is_test"] = True
         return copy
 
+    def to_dot(self):
+        """Graphviz DOT text of the program, control-flow sub-blocks nested as clusters
+        (`paddle.static.draw(program, path)` writes it, or renders it as SVG/PNG)."""
+        from .graph_drawing import program_to_dot
+        return program_to_dot(self)
+
+    def to_mermaid(self):
+        """Mermaid flowchart text of the program, sub-blocks nested as subgraphs."""
+        from .graph_drawing import program_to_mermaid
+        return program_to_mermaid(self)
+
     def verify(self):
         """Check the Program is well formed; raises ProgramVerifyError listing problems."""
         from .verify import verify_program
