@@ -199,17 +199,34 @@ def flops(net, input_size, custom_ops=None, print_detail=False):
     × kernel + bias), Linear in_features × outputs, BatchNorm2D 2 × inputs, AvgPool outputs,
     AdaptiveAvgPool (window + 1) × outputs, LeakyReLU inputs, everything else zero.
     `custom_ops={LayerClass: fn(layer, inputs, output)}` adds its own count to
-    `layer.total_ops`, as in Paddle. Prints "Total Flops: ...  Total Params: ..."."""
+    `layer.total_ops`, as in Paddle. `print_detail=True` first prints Paddle's table (each
+    leaf layer that ran: name, first input's and output's shapes, own parameter count,
+    FLOPs). Prints "Total Flops: ...  Total Params: ..."."""
     rules = {**_rules(), **(custom_ops or {})}
-    total, rows = 0, []
+    per_layer = {}
     for layer, ins, outs in _trace(net, _example_inputs(input_size, None, None)):
         count = _layer_flops(layer, rules.get(type(layer)), ins, outs)
-        total += count
-        rows.append((layer.full_name(), [list(i.shape) for i in ins],
-                     [list(o.shape) for o in outs], count))
+        previous = per_layer.get(id(layer), (layer, None, None, 0))[3]
+        per_layer[id(layer)] = (layer, list(ins[0].shape) if ins else [],
+                                list(outs[0].shape) if outs else [], previous + count)
+    total = sum(entry[3] for entry in per_layer.values())
     params = sum(_numel(p.shape) for p in net.parameters())
     if print_detail:
-        for name, in_shapes, out_shapes, count in rows:
-            print(f"{name:>20}  {str(in_shapes):>24}  {str(out_shapes):>24}  {count:>12,}")
+        rows = [[layer.full_name(), in_shape, out_shape,
+                 sum(_numel(p.shape) for p in layer.parameters()), count]
+                for layer, in_shape, out_shape, count in
+                (per_layer[id(m)] for m in _leaves(net) if id(m) in per_layer)]
+        print("\n".join(_table(["Layer Name", "Input Shape", "Output Shape", "Params", "Flops"],
+                               rows)))
     print(f"Total Flops: {total}     Total Params: {params}")
     return total
+
+
+def _table(heads, rows):
+    """Lines of Paddle's flops table: +---+ rules, cells centred in their column's width + 2."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(heads, *rows)]
+    rule = "".join("+" + "-" * (w + 2) for w in widths) + "+"
+
+    def line(cells):
+        return "".join("|" + str(c).center(w + 2) for c, w in zip(cells, widths)) + "|"
+    return [rule, line(heads), rule, *(line(r) for r in rows), rule]
