@@ -10,6 +10,7 @@ for a larger measure:
 """
 import json
 import random
+import signal
 import sys
 from pathlib import Path
 
@@ -119,14 +120,33 @@ def mutate_document(doc, rng):
     return mutant, f"{kind} at {'/'.join(map(str, path))}"
 
 
+class _Hang(BaseException):
+    """A reader still running after RUN_SECONDS (a mutant whose loop never ends)."""
+
+
+RUN_SECONDS = 10
+
+
+def _alarm(signum, frame):
+    raise _Hang()
+
+
 def _outcome(step):
-    """'ok', 'clean' (CorruptFileError) or 'other: <type>' for running step()."""
+    """'ok', 'clean' (CorruptFileError), 'endless' (still running after RUN_SECONDS: a
+    well-formed program whose loop no longer ends) or 'other: <type>' for running step()."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(RUN_SECONDS)
     try:
         step()
+    except _Hang:
+        return "endless"
     except CorruptFileError:
         return "clean"
     except Exception as exc:  # noqa: BLE001 - the measure classifies every other failure
         return f"other: {type(exc).__name__}: {str(exc)[:120]}"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
     return "ok"
 
 
@@ -160,8 +180,14 @@ def load_outcomes(folder, document, params):
     folder = Path(folder)
     (folder / "m.pdmodel").write_text(json.dumps(document))
     (folder / "m.pdiparams").write_bytes(params)
+    return reader_outcomes(folder / "m")
+
+
+def reader_outcomes(prefix):
+    """{reader: outcome} of loading the model files at `prefix` and running them on a
+    [2, 4] batch."""
     x = np.linspace(-1, 1, 8, dtype="float32").reshape(2, 4)
-    return {name: _outcome(lambda: run(folder / "m", x)) for name, run in READERS.items()}
+    return {name: _outcome(lambda: run(prefix, x)) for name, run in READERS.items()}
 
 
 def measure(count, seed=0, folder=None, base="jit"):
@@ -176,7 +202,7 @@ def measure(count, seed=0, folder=None, base="jit"):
         mutant, what = mutate_document(doc, rng)
         outcomes = load_outcomes(folder, mutant, params)
         for reader, result in outcomes.items():
-            label = result if result in ("ok", "clean") else result[:60]
+            label = result if result in ("ok", "clean", "endless") else result[:60]
             counts[(reader, label)] = counts.get((reader, label), 0) + 1
             if result not in ("ok", "clean"):
                 examples.setdefault((reader, result[:60]), (what, result))

@@ -18,6 +18,8 @@ from sampan.jit.save_load import load, save
 from sampan.serialization import CorruptFileError
 from sampan.static import InputSpec
 
+from .model_mutations import reader_outcomes
+
 # Parsing JSON into Python objects costs a fixed allowance on top of 2x the file sizes.
 PARSE_ALLOWANCE = 256 << 10
 
@@ -103,7 +105,9 @@ def _alarm(signum, frame):
 
 def check_load(model, params, folder):
     """Load mutated files: CorruptFileError or success, within the 5 s alarm (a hang guard,
-    not a timing: CI machines are slow and shared), bounded allocation."""
+    not a timing: CI machines are slow and shared), bounded allocation; then every reader
+    (jit.load + forward, load_inference_model + run, the predictor + run) loads and runs
+    them or refuses them with CorruptFileError, all alike."""
     (folder / "m.pdmodel").write_bytes(model)
     (folder / "m.pdiparams").write_bytes(params)
     budget = 2 * (len(model) + len(params)) + PARSE_ALLOWANCE
@@ -120,6 +124,8 @@ def check_load(model, params, folder):
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
     assert peak <= budget, f"allocated {peak} bytes for {len(model) + len(params)} bytes of files"
+    outcomes = reader_outcomes(folder / "m")
+    assert set(outcomes.values()) in ({"ok"}, {"clean"}), outcomes
 
 
 values = st.integers(-2**70, 2**70) | st.sampled_from([0, -1, 1, 2**31 - 1, 2**63 - 1, 10**12])
