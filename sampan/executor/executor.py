@@ -1,5 +1,6 @@
 """Executor: run a Program's compiled Plan against a Scope with feeds and fetches."""
 
+import os
 from contextlib import nullcontext
 
 import numpy as np
@@ -87,6 +88,8 @@ class Executor:
     def _compile(self, program, feed, fetch_names, strategy, checked):
         if FLAGS["FLAGS_static_verify"]:
             program.verify()
+        if strategy.debug_graphviz_path:
+            _draw_once(program, strategy.debug_graphviz_path)
         try:
             return compile_plan(program, tuple(feed), fetch_names, strategy, checked)
         except (KeyError, ValueError, TypeError) as err:
@@ -126,6 +129,20 @@ class Executor:
         for name, slot in plan.writeback:
             scope._write(name, regs[slot])
         return _results(plan, regs, return_numpy)
+
+
+_DRAWN = {}
+
+
+def _draw_once(program, path):
+    """BuildStrategy.debug_graphviz_path: write the program's graph there (a .dot file
+    unless the path names another format of `static.draw`), once per program version."""
+    from ..static.graph_drawing import draw
+    path = str(path)
+    target = path if os.path.splitext(path)[1] else path + ".dot"
+    if _DRAWN.get(target) != (id(program), program.version):
+        draw(program, target)
+        _DRAWN[target] = (id(program), program.version)
 
 
 def _refresh_learning_rate(program, scope):

@@ -7,12 +7,14 @@ import warnings
 _PASS_FIELDS = ("enable_dce", "enable_constant_folding", "enable_cse",
                 "fuse_elewise_add_act_ops", "fuse_bn_act_ops", "enable_inplace",
                 "memory_optimize", "debug_poison_freed")
+# options that act but are no pass switch (not part of the plan cache key)
+_OTHER_FIELDS = ("debug_graphviz_path",)
 
 # Paddle's other build options, with their defaults: accepted and kept, with no effect here
 # (single-process CPU execution has no CINN, graph fusions beyond the passes above, devices
 # or trainers to configure). Setting one to another value warns once per option.
 _ACCEPTED_OPTIONS = {
-    "build_cinn_pass": False, "debug_graphviz_path": "", "enable_sequential_execution": False,
+    "build_cinn_pass": False, "enable_sequential_execution": False,
     "enable_auto_fusion": False, "enable_addto": False, "fuse_adamw": False,
     "fuse_bn_add_act_ops": True, "fuse_broadcast_ops": False,
     "fuse_gemm_epilogue": False, "fuse_dot_product_attention": False, "fuse_resunit": False,
@@ -31,7 +33,8 @@ def _warn_no_effect(name, value):
     if value != _ACCEPTED_OPTIONS[name] and name not in _WARNED:
         _WARNED.add(name)
         warnings.warn(f"BuildStrategy.{name} = {value!r} has no effect in sampan (one CPU "
-                      f"process; the options that act here: {', '.join(_PASS_FIELDS)})",
+                      f"process; the options that act here: "
+                      f"{', '.join(_PASS_FIELDS + _OTHER_FIELDS)})",
                       stacklevel=3)
 
 
@@ -69,6 +72,7 @@ class BuildStrategy:
         self.enable_inplace = True
         self.memory_optimize = True
         self.debug_poison_freed = False
+        self.debug_graphviz_path = ""
         for name, value in fields.items():
             setattr(self, name, value)
 
@@ -86,9 +90,13 @@ class BuildStrategy:
             _warn_no_effect(name, value)
             object.__setattr__(self, name, value)
             return
+        if name in _OTHER_FIELDS:
+            object.__setattr__(self, name, value)
+            return
         if name not in _PASS_FIELDS and name != "enable_fusion":
             raise AttributeError(f"BuildStrategy has no option {name!r}; options: "
-                                 f"{list(_PASS_FIELDS) + ['enable_fusion', *_ACCEPTED_OPTIONS]}")
+                                 f"{[*_PASS_FIELDS, *_OTHER_FIELDS, 'enable_fusion']} and "
+                                 f"Paddle's {list(_ACCEPTED_OPTIONS)}")
         object.__setattr__(self, name, value)
         object.__setattr__(self, "_key", tuple(bool(getattr(self, f, False))
                                                for f in _PASS_FIELDS))

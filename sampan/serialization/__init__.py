@@ -19,6 +19,7 @@ from .state_file import (
 )
 
 __all__ = [
-    "atomic_open", "atomic_write", "atomic_write_all", "CorruptFileError", "save_tree", "load_tree", "dumps_tree",
-    "loads_tree", "MAGIC", "FORMAT_VERSION", "MAX_HEADER_BYTES", "MAX_DEPTH", "MAX_NDIM", "DTYPES",
+    "atomic_open", "atomic_write", "atomic_write_all", "CorruptFileError", "save_tree",
+    "load_tree", "dumps_tree", "loads_tree", "MAGIC", "FORMAT_VERSION", "MAX_HEADER_BYTES",
+    "MAX_DEPTH", "MAX_NDIM", "DTYPES",
 ]

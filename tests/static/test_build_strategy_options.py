@@ -60,3 +60,18 @@ def test_options_with_no_effect_warn_once_each(monkeypatch):
         BuildStrategy(fuse_bn_act_ops=True)         # acts here
     with pytest.warns(UserWarning, match="build_cinn_pass"):
         BuildStrategy(build_cinn_pass=True)
+
+
+def test_debug_graphviz_path_writes_the_program_graph(tmp_path):
+    paddle.enable_static()
+    try:
+        main, startup, out = _program(paddle.nn.functional.relu)
+        exe = static.Executor()
+        with static.scope_guard(static.Scope()):
+            exe.run(startup)
+            strategy = BuildStrategy(debug_graphviz_path=str(tmp_path / "graph"))
+            exe.run(CompiledProgram(main, build_strategy=strategy), feed={"x": X},
+                    fetch_list=[out])
+    finally:
+        paddle.disable_static()
+    assert (tmp_path / "graph.dot").read_text() == main.to_dot() + "\n"
