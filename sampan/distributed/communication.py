@@ -18,8 +18,8 @@ from .comm.group import resolve_group
 from .comm.task import Task
 
 __all__ = ["ReduceOp", "all_reduce", "broadcast", "reduce", "all_gather",
-           "all_gather_object", "broadcast_object_list", "scatter", "reduce_scatter",
-           "alltoall", "barrier", "wait"]
+           "all_gather_object", "broadcast_object_list", "scatter", "scatter_object_list",
+           "gather", "reduce_scatter", "alltoall", "alltoall_single", "barrier", "wait"]
 
 
 class ReduceOp:
@@ -231,6 +231,78 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
         out_tensor_list.clear()
         out_tensor_list.extend(wrap(row.copy()) for row in received)
     return _done(task.then(fill), sync_op)
+
+
+def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
+    """Fill global rank `dst`'s `gather_list` with every rank's `tensor`, in rank order."""
+    group = resolve_group(group)
+    if not group.is_member():
+        return Task()
+    root = _group_rank(group, dst, "gather", "dst")
+    array = _owned(tensor, "gather")
+    group.check_same("gather", (("tensor", _spec(array)), ("dst", dst)))
+    task, stack = group.comm.gather(array, root)
+    if stack is not None:
+        if gather_list is None:
+            raise ValueError(f"gather: rank {dst} (dst) needs a gather_list to fill")
+
+        def fill():
+            gather_list.clear()
+            gather_list.extend(wrap(row.copy()) for row in stack)
+        task.then(fill)
+    return _done(task, sync_op)
+
+
+def scatter_object_list(out_object_list, in_object_list=None, src=0, group=None):
+    """`out_object_list[0]` of group rank r := item r of global rank `src`'s list."""
+    group = resolve_group(group)
+    if not group.is_member():
+        return
+    root = _group_rank(group, src, "scatter_object_list", "src")
+    items = group.comm.bcast_object(list(in_object_list or ()) if group.rank == root else None,
+                                    root)
+    if len(items) != group.nranks:
+        raise ValueError(f"scatter_object_list: rank {src} passed {len(items)} objects for "
+                         f"{group.nranks} ranks")
+    out_object_list[:] = [items[group.rank]]
+
+
+def alltoall_single(out_tensor, in_tensor, in_split_sizes=None, out_split_sizes=None,
+                    group=None, sync_op=True):
+    """Split `in_tensor` along axis 0 (equally, or by `in_split_sizes`) and send piece r
+    to group rank r; `out_tensor` := the pieces received, in rank order (sizes
+    `out_split_sizes`)."""
+    group = resolve_group(group)
+    if not group.is_member():
+        return Task()
+    rows, out = _owned(in_tensor, "alltoall_single"), _owned(out_tensor, "alltoall_single")
+    n = group.nranks
+    send = _split_sizes(in_split_sizes, rows, n, "in")
+    receive = _split_sizes(out_split_sizes, out, n, "out")
+    if rows.dtype != out.dtype or rows.shape[1:] != out.shape[1:] or sum(receive) != len(out):
+        raise ValueError(f"alltoall_single: in_tensor {_spec(rows)} and out_tensor "
+                         f"{_spec(out)} do not agree with the split sizes {send} / {receive}")
+    sizes = group.comm.allgather_object((send, _spec(rows[:0])))
+    expected = [s[0][group.rank] for s in sizes]
+    if expected != receive or any(s[1] != sizes[0][1] for s in sizes):
+        raise ValueError(f"alltoall_single: rank {group.ranks[group.rank]} expects "
+                         f"{receive} rows but the ranks send {expected} "
+                         f"({[s[1] for s in sizes]})")
+    task, received = group.comm.alltoallv(rows, send, receive)
+    return _done(task.then(lambda: out_tensor._set_data(received)), sync_op)
+
+
+def _split_sizes(sizes, array, n, which):
+    if sizes is None:
+        if array.ndim == 0 or len(array) % n:
+            raise ValueError(f"alltoall_single: axis 0 of {which}_tensor ({_spec(array)}) "
+                             f"does not split into {n} equal parts")
+        return [len(array) // n] * n
+    sizes = [int(s) for s in sizes]
+    if len(sizes) != n or sum(sizes) != len(array):
+        raise ValueError(f"alltoall_single: {which}_split_sizes {sizes} must hold {n} sizes "
+                         f"adding up to axis 0 of {which}_tensor ({_spec(array)})")
+    return sizes
 
 
 def barrier(group=None):

@@ -32,6 +32,15 @@ def test_single_process_world_and_collectives():
     received = []
     dist.alltoall(received, [t])
     np.testing.assert_array_equal(received[0].numpy(), t.numpy())
+    gathered = []
+    dist.gather(t, gathered, dst=0)
+    np.testing.assert_array_equal(gathered[0].numpy(), t.numpy())
+    out = paddle.zeros([2])
+    dist.alltoall_single(out, t)
+    np.testing.assert_array_equal(out.numpy(), t.numpy())
+    mine = []
+    dist.scatter_object_list(mine, ["only"], src=0)
+    assert mine == ["only"]
     objects = []
     dist.all_gather_object(objects, {"a": 1})
     assert objects == [{"a": 1}]
@@ -51,6 +60,8 @@ def test_bad_arguments_are_clear_errors():
         dist.send(paddle.ones([1]), dst=0)
     with pytest.raises(ValueError, match="ranks"):
         dist.new_group([0, 5])
+    with pytest.raises(ValueError, match="in_split_sizes \\[1\\] must hold 1 sizes adding up"):
+        dist.alltoall_single(paddle.zeros([2]), paddle.ones([2]), in_split_sizes=[1])
 
 
 def test_paddle_launch_variables_without_mpiexec_are_refused():

@@ -100,6 +100,12 @@ class SoloComm:
         out[...] = stack[0]
         return Task()
 
+    def gather(self, array, root):
+        return Task(), array[None].copy()
+
+    def alltoallv(self, rows, send_counts, recv_counts):
+        return Task(), rows.copy()
+
     def alltoall(self, stack):
         return Task(), stack.copy()
 
@@ -155,12 +161,10 @@ class MpiComm:
                 request = self.comm.Ireduce(self.mpi.IN_PLACE, array, self._ops[op], root)
                 return Task([request], self._averager(array, op))
             return Task([self.comm.Ireduce(array, None, self._ops[op], root)])
-        stack = np.empty((self.size,) + array.shape, array.dtype) if self.rank == root else None
-        request = self.comm.Igather(_bytes(array), None if stack is None else _bytes(stack),
-                                    root)
+        task, stack = self.gather(array, root)
         if stack is None:
-            return Task([request])
-        return Task([request], lambda: array.__setitem__(..., reduce_rows(stack, op)))
+            return task
+        return task.then(lambda: array.__setitem__(..., reduce_rows(stack, op)))
 
     def allgather(self, array):
         """(task, stack): every rank's `array`, stacked in rank order."""
@@ -171,6 +175,26 @@ class MpiComm:
         """Row r of root's `stack` into rank r's `out`."""
         send = _bytes(stack) if self.rank == root else None
         return Task([self.comm.Iscatter(send, _bytes(out), root)])
+
+    def gather(self, array, root):
+        """(task, stack on root / None elsewhere): every rank's `array` at `root`."""
+        stack = np.empty((self.size,) + array.shape, array.dtype) if self.rank == root else None
+        request = self.comm.Igather(_bytes(array), None if stack is None else _bytes(stack),
+                                    root)
+        return Task([request]), stack
+
+    def alltoallv(self, rows, send_counts, recv_counts):
+        """(task, received): `send_counts[r]` leading rows of `rows` (in order) go to rank
+        r; the result holds `recv_counts[r]` rows from each rank r, in rank order."""
+        row_bytes = rows[0:1].nbytes if len(rows) else 0
+        received = np.empty((sum(recv_counts),) + rows.shape[1:], rows.dtype)
+
+        def layout(counts):
+            sizes = [c * row_bytes for c in counts]
+            return sizes, [sum(sizes[:r]) for r in range(len(sizes))]
+        request = self.comm.Ialltoallv([_bytes(rows), layout(send_counts)],
+                                       [_bytes(received), layout(recv_counts)])
+        return Task([request]), received
 
     def alltoall(self, stack):
         """(task, received): row r of this rank's stack goes to rank r; row r of the

@@ -87,6 +87,23 @@ def check_collectives(group, members):
             pieces = [paddle.to_tensor(data(0, dtype, shape, salt=k)) for k in range(n)]
             dist.scatter(out, pieces if me == 0 else None, src=members[0], group=group)
             close(out.numpy(), data(0, dtype, shape, salt=me), dtype)
+            gathered = []
+            dist.gather(paddle.to_tensor(data(me, dtype, shape)), gathered if me == 0 else None,
+                        dst=members[0], group=group)
+            assert len(gathered) == (n if me == 0 else 0)
+            for r, row in enumerate(gathered):
+                close(row.numpy(), stack[r], dtype)
+            if shape:  # alltoall_single splits axis 0: rank r sends r + k + 1 rows to rank k
+                rows = np.concatenate([data(me, dtype, (me + k + 1,) + shape[1:], salt=k)
+                                       for k in range(n)])
+                out = paddle.to_tensor(np.zeros((sum(r + me + 1 for r in range(n)),)
+                                                + shape[1:], dtype))
+                dist.alltoall_single(out, paddle.to_tensor(rows),
+                                     [me + k + 1 for k in range(n)],
+                                     [r + me + 1 for r in range(n)], group=group)
+                want = np.concatenate([data(r, dtype, (r + me + 1,) + shape[1:], salt=me)
+                                       for r in range(n)])
+                close(out.numpy(), want, dtype)
             received = []
             sent = [paddle.to_tensor(data(me, dtype, shape, salt=k)) for k in range(n)]
             dist.alltoall(received, sent, group=group)
@@ -125,6 +142,9 @@ def check_in_place_and_objects():
     items = [rank, "x"] if rank == 0 else [None, None]
     dist.broadcast_object_list(items, src=0)
     assert items == [0, "x"], items
+    mine = []
+    dist.scatter_object_list(mine, [f"for {r}" for r in range(n)] if rank == 0 else None, src=0)
+    assert mine == [f"for {rank}"], mine
 
 
 def main():
