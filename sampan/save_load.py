@@ -1,13 +1,15 @@
 """`sampan.save` / `sampan.load`: state dicts and nested containers in the safe state format.
 
 Tensors are stored as arrays tagged with their kind, name and stop_gradient; loading
-rebuilds Tensors (or NumPy arrays with `return_numpy=True`) and never executes code.
+rebuilds Tensors (or NumPy arrays with `return_numpy=True`) and never executes code. The
+LoDTensors of a static Program's `state_dict()` come back as LoDTensors, as in Paddle.
 """
 import os
 
 import numpy as np
 
 from .eager.tensor import Parameter, Tensor
+from .executor.scope import LoDTensor
 from .serialization import load_tree, save_tree
 
 __all__ = ["save", "load"]
@@ -20,13 +22,15 @@ def _to_record(obj):
         return obj.numpy(), {"kind": kind, "name": obj._name, "stop_gradient": obj.stop_gradient}
     if isinstance(obj, np.ndarray):
         return obj, {"kind": "ndarray"}
+    if isinstance(obj, LoDTensor):  # a static Program's state_dict() entries
+        return np.asarray(obj), {"kind": "lod_tensor"}
     if isinstance(obj, np.generic):
         return np.asarray(obj), {"kind": "numpy_scalar"}
     return None
 
 
 # the keys of each tag kind `_to_record` writes
-_TAG_KEYS = {"ndarray": {"kind"}, "numpy_scalar": {"kind"},
+_TAG_KEYS = {"ndarray": {"kind"}, "numpy_scalar": {"kind"}, "lod_tensor": {"kind"},
              "tensor": {"kind", "name", "stop_gradient"},
              "parameter": {"kind", "name", "stop_gradient"}}
 
@@ -58,6 +62,8 @@ def _from_record(return_numpy):
         kind = _check_tag(array, tag)
         if kind == "numpy_scalar":
             return array[()]
+        if kind == "lod_tensor" and not return_numpy:
+            return LoDTensor(array)
         if kind == "ndarray" or return_numpy:
             return array
         t = Tensor(array, stop_gradient=tag["stop_gradient"])

@@ -63,6 +63,18 @@ def _verify_then_raise(program, err):
     raise err
 
 
+def _one_feed(feed):
+    """`feed` as one {name: value} dict: Paddle also takes a list of one dict per place (a
+    `DataLoader(return_list=False)` batch); sampan runs on one place."""
+    if isinstance(feed, (list, tuple)) and len(feed) == 1 and isinstance(feed[0], dict):
+        feed = feed[0]
+    if feed and not isinstance(feed, dict):
+        raise TypeError(f"feed must be a dict {{name: value}} or a list of one such dict, "
+                        f"got {type(feed).__name__}"
+                        + (f" of {len(feed)} items" if isinstance(feed, (list, tuple)) else ""))
+    return feed or {}
+
+
 class Executor:
     """Runs static Programs; persistable values live in a Scope between runs."""
 
@@ -102,9 +114,7 @@ class Executor:
         (`use_prune` is accepted: only the ops the fetches need run anyway.)"""
         program, build_strategy, exec_strategy = _unpack(program, build_strategy,
                                                          exec_strategy)
-        feed = feed or {}
-        if not isinstance(feed, dict):
-            raise TypeError(f"feed must be a dict {{name: value}}, got {type(feed).__name__}")
+        feed = _one_feed(feed)
         scope = scope if scope is not None else global_scope()
         _refresh_learning_rate(program, scope)
         if fetch_list is None:

@@ -73,6 +73,14 @@ def _input_specs(inputs, network):
     return _as_list(inputs)
 
 
+def _spec_seen(tensor):
+    """The InputSpec of a batch field seen in fit/evaluate/predict: its shape with any batch
+    size (the fit's batch size says nothing about the exported model's), and its dtype."""
+    from ..static.input_spec import InputSpec
+    shape = list(tensor.shape)
+    return InputSpec([None] + shape[1:] if shape else shape, tensor.dtype)
+
+
 def _check_amp_configs(amp_configs):
     """Paddle's validation of prepare's amp_configs (the level and option names)."""
     if not amp_configs:
@@ -118,6 +126,7 @@ class Model:
         self.mode = "train"
         self.network = network
         self._inputs = _input_specs(inputs, network)
+        self._seen_inputs = []  # specs of the first batch run, for save(training=False)
         self._labels = _as_list(labels)
         self._optimizer = None
         self._loss = None
@@ -172,7 +181,10 @@ class Model:
     def _outputs(self, inputs, network=None):
         """The network's outputs on `inputs` (arrays or tensors), as a list."""
         network = self.network if network is None else network
-        return _as_list(network(*[_as_tensor(x) for x in _as_list(inputs)]))
+        tensors = [_as_tensor(x) for x in _as_list(inputs)]
+        if not self._inputs and not self._seen_inputs:
+            self._seen_inputs = [_spec_seen(t) for t in tensors]
+        return _as_list(network(*tensors))
 
     def _losses(self, outputs, labels):
         return _as_list(self._loss(*outputs, *labels))
@@ -370,10 +382,11 @@ class Model:
     # -- persistence ------------------------------------------------------------------
     def save(self, path, training=True):
         """`path.pdparams` (+ `path.pdopt` when the optimizer has state); `training=False`
-        exports for inference."""
+        exports for inference, with the Model's `inputs`, else the input shapes and dtypes
+        of the first batch it ran (batch size free)."""
         if not training:
             from ..jit import save as jit_save
-            jit_save(self.network, path, input_spec=self._inputs or None)
+            jit_save(self.network, path, input_spec=self._inputs or self._seen_inputs or None)
             return
         save(self.network.state_dict(), path + ".pdparams")
         optimizer_state = self._optimizer.state_dict() if self._optimizer is not None else {}

@@ -10,7 +10,8 @@ __all__ = ["Config"]
 
 class Config:
     """Paddle-Inference-style settings: `Config(model_file, params_file)`, `Config(prefix)`,
-    `Config(model_dir)` (the one model in that directory), `Config(other_config)` (a copy)."""
+    `Config(model_dir)` (the one model in that directory), `Config(model_dir, prefix)` (the
+    model `prefix` in that directory), `Config(other_config)` (a copy)."""
 
     def __init__(self, model_path=None, params_path=None):
         self._model = self._params = self._model_dir = None
@@ -24,9 +25,12 @@ class Config:
 
     def set_model(self, model, params=None):
         """Model and params files; a single argument is a model directory, a prefix or a
-        `.pdmodel` path."""
+        `.pdmodel` path; a directory and a file prefix name the model in that directory."""
         model = _path(model, "model")
-        if params is None and os.path.isdir(model):
+        if params is not None and os.path.isdir(model):
+            self._model_dir = model
+            model, params = os.path.join(model, os.fspath(params)), None
+        elif params is None and os.path.isdir(model):
             self._model_dir = model
             model = _model_in_directory(model)
         if params is None:

@@ -37,8 +37,10 @@ def _check_options(num_workers, timeout, prefetch_factor):
 class DataLoader:
     """Iterate a dataset in batches of Tensors (Paddle's `paddle.io.DataLoader`).
 
-    `feed_list`, `places`, `return_list`, `use_buffer_reader` and `use_shared_memory` are
-    accepted for compatibility and have no effect (batches always come back as Tensors).
+    With `return_list=False` and a `feed_list` of static data variables, each batch is
+    Paddle's feed form, `[{variable name: Tensor}]` (one dict per place; sampan has one),
+    which `Executor.run(feed=...)` takes. `places`, `use_buffer_reader` and
+    `use_shared_memory` are accepted for compatibility and have no effect.
     """
 
     def __init__(self, dataset, feed_list=None, places=None, return_list=True,
@@ -115,6 +117,17 @@ class DataLoader:
             raise TypeError("DataLoader over an IterableDataset has no length")
         return len(self._indices)
 
+    def _shaped(self, batch):
+        """A collated batch as the loader yields it: Tensors, or Paddle's feed form."""
+        tensors = to_tensors(batch)
+        if self.return_list or not self.feed_list:
+            return tensors
+        fields = tensors if isinstance(tensors, (list, tuple)) else [tensors]
+        if len(fields) != len(self.feed_list):
+            raise ValueError(f"DataLoader: a batch has {len(fields)} fields but feed_list "
+                             f"names {len(self.feed_list)} variables")
+        return [{getattr(var, "name", var): t for var, t in zip(self.feed_list, fields)}]
+
     def _tasks(self):
         """This epoch's task payloads: index batches (map-style) or endless "next" requests."""
         return itertools.repeat(None) if self._iterable else iter(self._indices)
@@ -124,6 +137,7 @@ class _SingleProcessIter:
     """One epoch fetched in the calling process."""
 
     def __init__(self, loader):
+        self._shaped = loader._shaped
         self._fetcher = loader.make_fetcher()
         self._fetcher.reset()
         self._tasks = loader._tasks()
@@ -135,7 +149,7 @@ class _SingleProcessIter:
         batch = self._fetcher.fetch(next(self._tasks))
         if batch is END:
             raise StopIteration
-        return to_tensors(batch)
+        return self._shaped(batch)
 
     def close(self):
         """Nothing to release (symmetry with the multi-process iterator)."""
@@ -150,6 +164,7 @@ class _MultiProcessIter:
 
     def __init__(self, loader, pool, owns_pool):
         self._pool, self._num_workers = pool, pool.num_workers
+        self._shaped = loader._shaped
         self._tasks = loader._tasks()
         self._cursor = self._sent = self._received = 0
         self._owner, self._ready, self._exhausted = {}, {}, set()
@@ -202,7 +217,7 @@ class _MultiProcessIter:
                 body.reraise()
             self._dispatch()
             if kind == "data":
-                return to_tensors(pickle.loads(body))
+                return self._shaped(pickle.loads(body))
         self.close()
         raise StopIteration
 

@@ -18,6 +18,7 @@ from ..ops._generated import api
 from ..static.framework import Parameter as StaticParameter
 from ..static.framework import Variable
 from ..static.program_state import default_main_program
+from ..static.reinfer import reinfer_shapes
 from .partial_program import PartialProgram, map_structure
 
 __all__ = ["TranslatedLayer", "INFER_MODEL_SUFFIX", "INFER_PARAMS_SUFFIX"]
@@ -71,6 +72,7 @@ class _Method:
         self.runner = PartialProgram(saved.program, inputs, saved.structure, state)
         self.train_runner = None
         self._train_args = (inputs, state)
+        self.accepted_shapes = set()
 
     def _runner(self):
         """The saved (inference) program's runner in eval mode; in train mode, as Paddle's,
@@ -88,18 +90,37 @@ class _Method:
         return self.train_runner
 
     def _tensor(self, value, check):
-        """`value` as a Tensor checked against the saved input (name, shape, dtype)."""
+        """`value` as a Tensor checked against the saved input's rank and dtype."""
         name, shape, dtype = check
         if not isinstance(value, Tensor):
             value = Tensor(np.asarray(value))
         got = value._data.shape
-        if len(got) != len(shape) or any(d >= 0 and d != g for d, g in zip(shape, got)):
+        if len(got) != len(shape):
             raise ValueError(f"input {name!r} of {self.saved.name}: expected shape "
                              f"{list(shape)} (-1: any size), got {list(got)}")
         if value._data.dtype != dtype:
             raise TypeError(f"input {name!r} of {self.saved.name}: expected dtype {dtype}, "
                             f"got {value._data.dtype}")
         return value
+
+    def _check_shapes(self, tensors):
+        """Inputs whose sizes differ from fixed saved ones run when the program's shape
+        rules accept them (as Paddle re-infers); else ShapeReinferError names the input, the
+        dimension and the op that cannot take it. Each new shape combination is checked once."""
+        shapes = tuple(t._data.shape for t in tensors)
+        changes = []
+        for (name, shape, _), got in zip(self.checks, shapes):
+            dims = [i for i, d in enumerate(shape) if d >= 0 and d != got[i]]
+            if dims:
+                changes.append(f"input {name!r} of {self.saved.name} was saved with shape "
+                               f"{list(shape)} and is {list(got)} here (dimension "
+                               f"{', '.join(map(str, dims))})")
+        if not changes or shapes in self.accepted_shapes:
+            return
+        reinfer_shapes(self.saved.program,
+                       {name: got for (name, _, _), got in zip(self.checks, shapes)},
+                       "; ".join(changes))
+        self.accepted_shapes.add(shapes)
 
     def __call__(self, *args):
         values = args if all(isinstance(a, Tensor) for a in args) else _flat(args)
@@ -108,7 +129,9 @@ class _Method:
                             f"{[c[0] for c in self.checks]}, got {len(values)}")
         if any(isinstance(v, Variable) for v in values):
             return self._inline(values)
-        return self._runner()([self._tensor(v, c) for v, c in zip(values, self.checks)])
+        tensors = [self._tensor(v, c) for v, c in zip(values, self.checks)]
+        self._check_shapes(tensors)
+        return self._runner()(tensors)
 
     def _inline(self, values):
         """While a Program is built (to_static of a layer holding this one, jit.save of

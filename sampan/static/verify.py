@@ -3,6 +3,7 @@ from ..core.errors import InvalidArgument
 from ..ops.meta import MetaTensor
 from ..ops.registry import OPS
 from .op_fields import check_sub_blocks
+from .reinfer import op_input_metas
 
 __all__ = ["ProgramVerifyError", "verify_program"]
 
@@ -21,11 +22,8 @@ def _compatible(declared, inferred):
 def _check_meta(op, block, problems, where):
     """Re-run infer_meta on the declared input metas and compare with the outputs."""
     opdef = OPS[op.type]
-    metas = []
-    for name, kind in zip(opdef.tensor_names, opdef.tensor_kinds):
-        vars_ = [block.var(n) for n in op.input(name)]
-        ms = [MetaTensor(v._shape, v.dtype) for v in vars_]
-        metas.append(ms if kind == "Tensor[]" else (ms[0] if ms else None))
+    metas = op_input_metas(opdef, op,
+                           lambda n: MetaTensor(block.var(n)._shape, block.var(n).dtype))
     try:
         out = opdef.infer_meta(*metas, *opdef.attrs_tuple(op.attrs))
     except InvalidArgument as err:

@@ -98,8 +98,11 @@ def test_function_and_last_call_spec(tmp_path):
     assert isinstance(got, tuple) and isinstance(got[1], tuple)
     np.testing.assert_array_equal(got[0].numpy(), expected[0].numpy())
     np.testing.assert_array_equal(got[1][0].numpy(), expected[1][0].numpy())
-    with pytest.raises(ValueError, match="expected shape"):
-        loaded(batch(4), batch(4))
+    # saved for batch 3: batch 4 runs as the program's shape rules allow (Paddle re-infers)
+    np.testing.assert_array_equal(loaded(batch(4), batch(4))[0].numpy(),
+                                  affine(batch(4), batch(4))[0].numpy())
+    with pytest.raises(ValueError, match="dimension 0.*op (add|multiply|subtract|scale)"):
+        loaded(batch(4), batch(2))
 
 
 def test_plain_layer_and_output_spec(tmp_path):

@@ -43,11 +43,19 @@ def test_mnist_reads_idx_files(mnist_files, cls):
     assert img.dtype == np.float32 and img.shape == (5, 4)
     np.testing.assert_array_equal(img, images[2])
     assert label.dtype == np.int64 and label.shape == (1,) and label[0] == 9
+    # the default (Paddle's PIL) mode hands the transform uint8 pixels: ToTensor scales
+    # them to [0, 1] before Normalize, as in Paddle 3.3.1
     transformed = cls(image_path=image_path, label_path=label_path,
                       transform=T.Compose([T.ToTensor(), T.Normalize([127.5], [127.5])]))
     tensor, _ = transformed[0]
-    assert tensor.shape == [1, 5, 4]
-    np.testing.assert_allclose(tensor.numpy()[0], (images[0] - 127.5) / 127.5, rtol=1e-6)
+    assert tensor.shape == [1, 5, 4] and tensor.dtype == paddle.float32
+    np.testing.assert_allclose(tensor.numpy()[0], (images[0] / 255 - 127.5) / 127.5, rtol=1e-6)
+    plain, _ = cls(image_path=image_path, label_path=label_path)[0]
+    assert plain.dtype == np.float32 and plain.shape == (5, 4)
+    np.testing.assert_array_equal(plain, images[0])
+    cv2_mode = cls(image_path=image_path, label_path=label_path, backend="cv2",
+                   transform=T.ToTensor())
+    np.testing.assert_array_equal(cv2_mode[0][0].numpy()[0], images[0])  # float: unscaled
 
 
 def test_mnist_works_with_dataloader(mnist_files):

@@ -45,8 +45,11 @@ def _read_idx(path, magic, header_ints):
 
 
 class MNIST(Dataset):
-    """The MNIST handwritten digits: (image, label) pairs, the image a float32 (H, W) array
-    of 0-255 values (after `transform`, if any), the label an int64 array of shape [1].
+    """The MNIST handwritten digits: (image, label) pairs, the label an int64 array of shape
+    [1]. Images are as Paddle gives them: by default (no `backend`, Paddle's PIL mode) the
+    transform gets the uint8 (H, W) image a PIL "L" image converts to, so `ToTensor`
+    scales it to [0, 1]; with backend="cv2" it gets a float32 (H, W) array of 0-255 values.
+    An image without transform, or an array a transform returns, comes out float32.
 
     Args:
         image_path (str, optional): the images' idx3-ubyte .gz file.
@@ -56,7 +59,8 @@ class MNIST(Dataset):
         download (bool): with a path unset, use the file in Paddle's download cache
             (~/.cache/paddle/dataset/...). sampan cannot download: a missing file is an error
             naming it.
-        backend (str, optional): "cv2" (NumPy arrays); "pil" is not supported.
+        backend (str, optional): None (Paddle's default PIL mode, as uint8 arrays) or "cv2";
+            "pil" itself is not supported (sampan has no PIL).
 
     Example:
         >>> train = MNIST(image_path="train-images-idx3-ubyte.gz",
@@ -71,6 +75,7 @@ class MNIST(Dataset):
     def __init__(self, image_path=None, label_path=None, mode="train", transform=None,
                  download=True, backend=None):
         self.mode = check_mode(mode)
+        self._uint8_to_transform = backend is None  # Paddle's default backend is PIL
         self.backend = resolve_backend(backend)
         image_file, label_file = self.FILES[self.mode]
         name = type(self).__name__
@@ -92,10 +97,13 @@ class MNIST(Dataset):
         self.labels = labels.astype(np.int64).reshape(count, 1)
 
     def __getitem__(self, idx):
-        image = self.images[idx].astype(np.float32)
+        image = self.images[idx]
         if self.transform is not None:
-            image = self.transform(image)
-        return image.astype(self.dtype), self.labels[idx].copy()
+            image = self.transform(image if self._uint8_to_transform
+                                   else image.astype(np.float32))
+        if isinstance(image, np.ndarray):
+            image = image.astype(self.dtype)
+        return image, self.labels[idx].copy()
 
     def __len__(self):
         return len(self.labels)
