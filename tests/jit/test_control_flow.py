@@ -134,10 +134,15 @@ def one_sided(x):
     return y
 
 
-def test_variable_assigned_in_one_branch_of_tensor_if_gets_a_placeholder():
+def test_variable_assigned_in_one_branch_of_tensor_if_is_undefined_after_it():
+    """Eager raises NameError on one path; the Program serves both, so a read raises (a
+    NameError, and a TypeError as in Paddle) naming the variable and the if's line."""
     fn = to_static(one_sided)
-    np.testing.assert_allclose(fn(t([1.0])).numpy(), [2.0])
-    np.testing.assert_allclose(fn(t([-1.0])).numpy(), [0.0])  # Python: NameError
+    for x in (t([1.0]), t([-1.0])):
+        with pytest.raises(TypeError, match="'y' is used but has no value") as info:
+            fn(x)
+        assert isinstance(info.value, NameError)
+        assert f":{one_sided.__code__.co_firstlineno + 1}" in str(info.value)
 
 
 def test_not_to_static_and_enable_switch():

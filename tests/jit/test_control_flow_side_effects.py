@@ -373,3 +373,24 @@ def test_python_condition_keeps_plain_python_side_effects():
     LOG.clear()
     np.testing.assert_allclose(fn(t([1.0]), True).numpy(), [2.0])
     assert LOG == ["taken"]
+
+
+def returns_two_or_one(x):
+    if x.sum() > 0:
+        return x + 1, 1
+    return x - 1
+
+
+def returns_text_or_tensor(x):
+    if x.sum() > 0:
+        return "no tensor"
+    return x - 1
+
+
+@pytest.mark.parametrize("fn, what", [(returns_two_or_one, "number of return value"),
+                                      (returns_text_or_tensor, "return type")])
+def test_branches_returning_different_values_raise_paddles_exception(fn, what):
+    from sampan.jit.operators.common import Dygraph2StaticException
+    for x in (POS[0], NEG[0]):
+        with pytest.raises(Dygraph2StaticException, match=f"Your if/else have different {what}"):
+            to_static(fn)(x)

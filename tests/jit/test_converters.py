@@ -245,9 +245,9 @@ def used_later(x):
 def test_undefined_only_fails_when_used():
     same(one_branch_unused, t([1.0]))
     same(one_branch_unused, t([-1.0]))
-    same(used_later, t([1.0]))
-    with pytest.raises(NameError, match=r"'y' .*test_converters.py:\d+"):
-        to_static(used_later, input_spec=[paddle.static.InputSpec([None], "float32")])(t([1.0]))
+    for spec in (None, [paddle.static.InputSpec([None], "float32")]):
+        with pytest.raises(NameError, match=r"'y' .*test_converters.py:\d+"):
+            to_static(used_later, input_spec=spec)(t([1.0]))
 
 
 def test_python_if_with_unbound_branch_matches_python():

@@ -116,8 +116,11 @@ def same_condition_later(x):
 
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])
-def test_variable_from_one_branch_read_under_same_condition(sign):
-    agree(same_condition_later, t([sign, 2 * sign]))
+def test_variable_from_one_branch_is_undefined_after_the_if(sign):
+    """One Program serves both paths, and on one of them eager has no `y`: reading it after
+    the if raises (as Paddle does) instead of reading zeros."""
+    with pytest.raises(TypeError, match="'y' is used but has no value"):
+        to_static(same_condition_later)(t([sign, 2 * sign]))
 
 
 def isinstance_check(x):

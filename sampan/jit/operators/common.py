@@ -10,8 +10,9 @@ __all__ = ["is_variable", "Undefined", "UndefinedVariableError", "NO_RETURN", "R
            "ReraiseUnsupported", "load_values", "where"]
 
 
-class UndefinedVariableError(NameError):
-    """A variable of converted code was used where it has no value."""
+class UndefinedVariableError(NameError, TypeError):
+    """A variable of converted code was used where it has no value: a NameError as Python
+    raises, and a TypeError as Paddle raises when such a value reaches an op."""
 
 
 class Undefined:
@@ -63,7 +64,8 @@ def is_variable(value):
 
 
 class Dygraph2StaticException(Exception):
-    """Code to_static cannot turn into a Program as written (Paddle's name for the error)."""
+    """Code to_static cannot turn into a Program as written (Paddle's name for the error),
+    e.g. the branches of an if on a Tensor returning different numbers of values."""
 
 
 class UnsupportedConstruct(Dygraph2StaticException, NotImplementedError):
