@@ -83,6 +83,21 @@ def test_setitem_and_gradients_through_slices():
     np.testing.assert_allclose(v.grad.numpy(), [3.0, 0, 0])
 
 
+def test_setitem_of_a_one_element_tensor_into_one_element():
+    """As Paddle: a value with leading size-1 dims beyond the target's rank fits
+    (pad[3] = h // 2 with h of shape [1]); its gradient keeps the value's shape."""
+    pad = paddle.zeros([4], dtype="int32")
+    pad[3] = paddle.full([1], 6, "int32") // 2
+    np.testing.assert_array_equal(pad.numpy(), [0, 0, 0, 3])
+    x = paddle.zeros([2, 3])
+    v = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+    y = x * 1
+    y[1] = v
+    (y * 2).sum().backward()
+    np.testing.assert_allclose(y.numpy(), [[0, 0, 0], [1, 2, 3]])
+    np.testing.assert_allclose(v.grad.numpy(), [[2.0, 2.0, 2.0]])
+
+
 def test_setitem_on_leaf_requiring_grad_is_refused():
     w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     with pytest.raises(RuntimeError, match="in place"):

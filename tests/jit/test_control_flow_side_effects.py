@@ -394,3 +394,57 @@ def test_branches_returning_different_values_raise_paddles_exception(fn, what):
     for x in (POS[0], NEG[0]):
         with pytest.raises(Dygraph2StaticException, match=f"Your if/else have different {what}"):
             to_static(fn)(x)
+
+
+def number_becomes_tensor(x, n):
+    s = 0
+    box = Box()
+    box.v = 1
+    for i in range(n):
+        s = s + x * i
+        box.v = x.sum() * 0.5 + box.v
+    return s, box.v
+
+
+def tensor_becomes_number(x):
+    y = x.sum()
+    flag = paddle.to_tensor(False)
+    while flag:
+        y = 2
+    return y
+
+
+def test_loop_variables_starting_as_numbers_take_the_bodys_tensor_kind():
+    for n in (0, 1, 3):
+        out = to_static(number_becomes_tensor)(POS[0], paddle.to_tensor(n))
+        want = number_becomes_tensor(POS[0], n)
+        if n:  # with n == 0 eager keeps the Python numbers; static holds them as Tensors
+            _assert_same(_numpy(want), _numpy(out))
+        else:
+            _assert_same((0, 1), _numpy(out))
+    agree(tensor_becomes_number, POS)
+
+
+def counters_collected(n):
+    items = []
+    for i in range(n):
+        items.append(i)
+    return items[0], paddle.stack(items)
+
+
+def written_by_index_in_loop(n):
+    res = paddle.zeros([4, 3])
+    for i in range(n):
+        res[i] = paddle.full([3], 1.0) * i
+    return res
+
+
+def test_tensor_loop_counters_collect_and_write_by_index():
+    static = to_static(counters_collected)
+    first, stacked = static(paddle.to_tensor(3))
+    assert first.dtype == paddle.int64 and int(first) == 0
+    np.testing.assert_array_equal(stacked.numpy(), [0, 1, 2])
+    static = to_static(written_by_index_in_loop)
+    for n in (0, 2, 4):
+        np.testing.assert_allclose(static(paddle.to_tensor(n)).numpy(),
+                                   written_by_index_in_loop(n).numpy())

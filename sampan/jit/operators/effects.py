@@ -224,7 +224,8 @@ class Tracked:
             slot.put(state)
 
     def drop(self, ids):
-        """Stop tracking the objects whose id is in `ids` (lists that became arrays)."""
+        """Stop tracking the objects whose id is in `ids` (lists that became arrays,
+        Variables a loop carries under their name)."""
         self.slots = [s for s in self.slots if s.attr is not None or id(s.obj) not in ids]
         self._ids = {id(s.obj): k for k, s in enumerate(self.slots) if s.attr is None}
 

@@ -5,7 +5,7 @@ from ...static.program_state import default_main_program
 from .arrays import ArrayList, ProbeList, to_array
 from .common import NO_RETURN, is_variable
 from .effects import fill_state, split_state
-from .values import NoPlaceholder, is_missing, is_number, placeholder
+from .values import NoPlaceholder, as_variable, is_missing, is_number, placeholder
 
 __all__ = ["tensor_while"]
 
@@ -23,6 +23,19 @@ def tensor_while(cond_fn, body_fn, values, names, as_bool, tracked):
         values = before
     carried = [k for k, v in enumerate(values) if is_variable(v) or is_number(v)
                or isinstance(v, ArrayList)]
+    # a carried Variable written in place (`x[i] = v`) is carried under its name already
+    tracked.drop({id(values[k]) for k in carried if is_variable(values[k])})
+    first_block = len(default_main_program().blocks)
+    try:
+        return _build(cond_fn, body_fn, values, names, as_bool, tracked, carried)
+    except _Retype as retype:  # a number the body makes a Tensor of another kind: again,
+        default_main_program()._discard_blocks(first_block)  # starting from that kind
+        values = retype.apply(values, carried, tracked)
+        return _build(cond_fn, body_fn, values, names, as_bool, tracked, carried)
+
+
+def _build(cond_fn, body_fn, values, names, as_bool, tracked, carried):
+    """The `while` op over the carried values and the tracked objects' items."""
     start = [v.var if isinstance(v, ArrayList) else v for v in (values[k] for k in carried)]
     template, leaves = split_state(tracked.states())
     own = len(start)
@@ -36,7 +49,8 @@ def tensor_while(cond_fn, body_fn, values, names, as_bool, tracked):
         _check_invariants(values, result, names, carried)
         after, changed = split_state(tracked.states())
         tracked.check_same(template, after)
-        return [_unwrap(result[k]) for k in carried] + changed
+        return _matched(start + leaves, loop,
+                        [_unwrap(result[k]) for k in carried] + changed)
     try:
         finals = while_loop(lambda *loop: as_bool(cond_fn(*full(loop))), body,
                             start + leaves)
@@ -44,6 +58,50 @@ def tensor_while(cond_fn, body_fn, values, names, as_bool, tracked):
         tracked.restore()
     tracked.put(fill_state(template, finals[own:]))
     return tuple(_args(values, carried, finals[:own]))
+
+
+class _Retype(Exception):
+    """Loop variables that start as Python numbers and leave the body as Variables of
+    another dtype or shape: {loop variable index: the body's Variable}."""
+
+    def __init__(self, found):
+        super().__init__(found)
+        self.found = found
+
+    def apply(self, values, carried, tracked):
+        """`values` (and the tracked objects' items) with those numbers made Variables of
+        the body's dtype and shape."""
+        values = list(values)
+        template, leaves = split_state(tracked.states())
+        for i, like in self.found.items():
+            number = values[carried[i]] if i < len(carried) else leaves[i - len(carried)]
+            var = as_variable(number, like)
+            if i < len(carried):
+                values[carried[i]] = var
+            else:
+                leaves[i - len(carried)] = var
+        tracked.put(fill_state(template, leaves))
+        return values
+
+
+def _matched(start, holders, outs):
+    """Body outputs fit for their loop variables: a number returned for a Variable becomes
+    a constant of its dtype and shape; a Variable of another kind returned for a number
+    asks for the loop to be built again from that kind (_Retype)."""
+    retype = {}
+    for i, (first, holder, out) in enumerate(zip(start, holders, outs)):
+        if is_number(out) and is_variable(holder) and not is_number(first):
+            try:
+                outs[i] = as_variable(out, holder)
+            except NoPlaceholder:
+                pass
+        elif (is_number(first) and is_variable(out) and out.kind == "dense"
+              and (out.dtype != holder.dtype or list(out.shape) != list(holder.shape))
+              and all(d >= 0 for d in out.shape)):
+            retype[i] = out
+    if retype:
+        raise _Retype(retype)
+    return outs
 
 
 def _args(values, carried, loop):
@@ -92,7 +150,8 @@ def _with_probe(values, probe):
             except NoPlaceholder:
                 pass
         elif _is_list(v) and len(after) > len(v):
-            v = ArrayList(to_array(v, after[-1]))
+            like = after[-1]  # a number while the probe's loop counter is still one
+            v = ArrayList(to_array(v, as_variable(like, like) if is_number(like) else like))
         out.append(v)
     return out
 

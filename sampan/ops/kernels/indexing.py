@@ -192,9 +192,15 @@ def getitem_grad(x, indices, out_grad, index):
 
 
 def setitem(x, value, indices, index):
-    """Copy of x with x[index] = value (broadcast and cast to x's dtype)."""
+    """Copy of x with x[index] = value (broadcast and cast to x's dtype; leading size-1
+    dims of value beyond the target's rank are dropped, as Paddle does: x[3] = t[1])."""
     out = x.copy()
-    out[_index_tuple(index, indices)] = value
+    where = _index_tuple(index, indices)
+    value = np.asarray(value)
+    extra = value.ndim - np.ndim(out[where])
+    if extra > 0 and all(d == 1 for d in value.shape[:extra]):
+        value = value.reshape(value.shape[extra:])
+    out[where] = value
     return out
 
 
