@@ -26,6 +26,8 @@ class ArrayList:
         return array_length(self.var)
 
     def __getitem__(self, index):
+        if isinstance(index, slice):  # the items as one Tensor (stacked), then sliced
+            return array_join(self.var, 0, True)[index]
         if not is_variable(index) and index < 0:
             index = array_length(self.var) + index
         return array_read(self.var, index)

@@ -41,19 +41,31 @@ def _convert_or_keep(fn):
     return convert_or_keep(fn)
 
 
+def _user_forward(layer):
+    """True when `layer`'s forward is user code to convert (not sampan's, not replaced)."""
+    return not _skipped(type(layer).forward) and "forward" not in layer.__dict__
+
+
 def _layer_call(layer):
-    """A layer whose (user-defined) forward is converted; hooks still run."""
-    forward = type(layer).forward
-    if _skipped(forward) or "forward" in layer.__dict__:
+    """A layer whose user-defined forward is converted; hooks still run. A sampan layer
+    holding user layers (nn.Sequential, LayerList) runs as it is, with the forwards of
+    those sublayers converted for the call."""
+    if "forward" in layer.__dict__:
         return layer
-    converted = types.MethodType(_convert_or_keep(forward), layer)
+    targets = [layer] if _user_forward(layer) else [
+        sub for sub in layer.sublayers() if _user_forward(sub)]
+    if not targets:
+        return layer
+    converted = [types.MethodType(_convert_or_keep(type(t).forward), t) for t in targets]
 
     def call(*args, **kwargs):
-        layer.__dict__["forward"] = converted
+        for target, forward in zip(targets, converted):
+            target.__dict__["forward"] = forward
         try:
             return layer(*args, **kwargs)
         finally:
-            del layer.__dict__["forward"]
+            for target in targets:
+                del target.__dict__["forward"]
     return call
 
 

@@ -103,6 +103,8 @@ class _TensorRange:
     (computed once, where the loop starts), so the loop over it is a Tensor loop."""
 
     def __init__(self, start, stop, step):
+        bounds = [v for v in (start, stop, step) if is_variable(v)]
+        self.dtype = "int32" if all(v.dtype.name == "int32" for v in bounds) else "int64"
         start, stop = (api.cast(v, "int64") if is_variable(v) else v for v in (start, stop))
         self.start, self.step = start, step
         if is_variable(step) or step > 0:
@@ -118,7 +120,12 @@ class _TensorRange:
         return self.length
 
     def __getitem__(self, index):
-        return self.start + index * self.step
+        """The index-th value, of the bounds' integer dtype (int32 bounds give int32
+        values, as in Paddle)."""
+        value = self.start + index * self.step
+        if is_variable(value) and value.dtype.name != self.dtype:
+            value = api.cast(value, self.dtype)
+        return value
 
 
 def Range(*args):

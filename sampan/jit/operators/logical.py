@@ -18,13 +18,12 @@ def _as_bool_var(value):
     return value if value.dtype.name == "bool" else api.cast(value, "bool")
 
 
-def _fold(op, value, rest):
-    """Combine a Variable with the remaining (lazy) operands by `op`."""
-    result = _as_bool_var(value)
-    for fn in rest:
-        other = fn()
-        result = op(result, _as_bool_var(other) if is_variable(other) else bool(other))
-    return result
+def _fold(op, value, rest, stop_when):
+    """Combine a Variable with the remaining (lazy) operands by `op`; those are evaluated
+    as Python would nest them (`v or (a or b)`), so a Python operand that decides stops
+    the ones after it (`t > 1 or a is None or a > 1` never compares None)."""
+    other = _short_circuit(rest, stop_when, op)
+    return op(_as_bool_var(value), _as_bool_var(other) if is_variable(other) else bool(other))
 
 
 def _short_circuit(fns, stop_when, op):
@@ -32,7 +31,7 @@ def _short_circuit(fns, stop_when, op):
     value = fns[0]()
     for k, fn in enumerate(fns[1:], start=1):
         if is_variable(value):
-            return _fold(op, value, fns[k:])
+            return _fold(op, value, fns[k:], stop_when)
         if bool(value) == stop_when:
             return value
         value = fn()

@@ -1,5 +1,5 @@
 """A converted `if` (or ternary) on a Tensor: both branches traced into `static.nn.cond`."""
-from ...static.control_flow import cond
+from ...static.control_flow.cond import build_cond
 from ...static.program_state import default_main_program
 from ...static.control_flow.nest import flatten, structure
 from .common import NO_RETURN, Dygraph2StaticException, Undefined, is_variable, where
@@ -38,7 +38,9 @@ def tensor_if(pred, true_fn, false_fn, values, names, tracked):
             return result
         return run
     try:
-        outs = list(cond(pred, branch(true_fn), branch(false_fn)))
+        # branches may leave a Tensor of different ranks (a list item replaced by a value
+        # of another shape): the output's rank is the true branch's, its dims unknown
+        outs = list(build_cond(pred, branch(true_fn), branch(false_fn), same_rank=False))
     finally:
         tracked.restore()
     tracked.put(ordered_like(outs[count:], built[0][count:]))

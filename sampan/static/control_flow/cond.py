@@ -23,10 +23,11 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     return build_cond(pred, true_fn, false_fn, name)
 
 
-def build_cond(pred, true_fn, false_fn, name=None, same_meta=True):
+def build_cond(pred, true_fn, false_fn, name=None, same_meta=True, same_rank=True):
     """`cond`; with `same_meta=False` (case / switch_case, as in Paddle) branch results
     may differ in rank and dtype: the output is declared with the true branch's dtype and
-    unknown dims, and holds whichever value the taken branch produced."""
+    unknown dims, and holds whichever value the taken branch produced. `same_rank=False`
+    (a converted if, as in Paddle) allows differing ranks only."""
     if in_dynamic_mode():
         fn = true_fn if bool(pred) else false_fn
         return None if fn is None else fn()
@@ -35,7 +36,7 @@ def build_cond(pred, true_fn, false_fn, name=None, same_meta=True):
     blocks, results = {}, {}
     for branch, fn in (("true", true_fn), ("false", false_fn)):
         blocks[branch], results[branch] = sub_block(fn or (lambda: None))
-    outs = _merge(results["true"], results["false"], name, same_meta)
+    outs = _merge(results["true"], results["false"], name, same_meta, same_rank)
     var_pos = [k for k, leaf in enumerate(flatten(outs)) if isinstance(leaf, Variable)]
     branch_outs = {b: [flatten(results[b])[k].name for k in var_pos] for b in _BRANCHES}
     reads = [n for b in _BRANCHES for n in outer_reads(blocks[b], branch_outs[b])]
@@ -50,7 +51,7 @@ def build_cond(pred, true_fn, false_fn, name=None, same_meta=True):
     return outs
 
 
-def _merge(true_out, false_out, name, same_meta):
+def _merge(true_out, false_out, name, same_meta, same_rank=True):
     """Parent-block outputs for two branch results; mismatches are reported per output."""
     if structure(true_out) != structure(false_out):
         raise ValueError(f"cond(): true_fn and false_fn return different structures: "
@@ -59,7 +60,7 @@ def _merge(true_out, false_out, name, same_meta):
     prefix = generate(name or "cond")
     parent = default_main_program().current_block()
     for k, (a, b) in enumerate(zip(flatten(true_out), flatten(false_out))):
-        problem = _mismatch(a, b, same_meta)
+        problem = _mismatch(a, b, same_meta, same_rank)
         if problem:
             problems.append(f"output {k}: {problem}")
         elif isinstance(a, Variable):
@@ -85,7 +86,7 @@ def _merged_shape(a, b):
     return [x if x == y else -1 for x, y in zip(a, b)]
 
 
-def _mismatch(a, b, same_meta=True):
+def _mismatch(a, b, same_meta=True, same_rank=True):
     """Why branch outputs a and b cannot merge, or None."""
     both = f"true branch {_describe(a)} vs false branch {_describe(b)}"
     if isinstance(a, Variable) != isinstance(b, Variable):
@@ -98,7 +99,7 @@ def _mismatch(a, b, same_meta=True):
         return None
     if a.dtype != b.dtype:
         return f"kind or dtype differs ({both})"
-    if a.kind == "dense" and len(a._shape) != len(b._shape):
+    if same_rank and a.kind == "dense" and len(a._shape) != len(b._shape):
         return f"rank differs ({both})"
     return None
 
