@@ -117,3 +117,29 @@ def test_a_slice_of_a_tensor_array_is_the_stacked_items():
     middle, last = to_static(array_slice)(paddle.to_tensor(4))
     np.testing.assert_allclose(middle.numpy(), [[1.0, 1.0], [2.0, 2.0]])
     np.testing.assert_allclose(last.numpy(), [3.0, 3.0])
+
+
+def rebound_in_one_branch(x):
+    y = x * 1
+    if x.mean() > 0:
+        y = y + 1
+    else:
+        paddle.assign(y)  # y passed to a call: tracked, left as it was
+    return y
+
+
+def test_name_rebound_in_one_branch_and_passed_to_a_call_in_the_other():
+    static = to_static(rebound_in_one_branch)
+    for x in (t([1.0, 2.0]), t([-1.0, -2.0])):
+        np.testing.assert_allclose(static(x).numpy(), rebound_in_one_branch(x).numpy())
+
+
+def array_length(x):
+    arr = paddle.tensor.array_write(x, i=paddle.full([1], 0, "int64"))
+    paddle.tensor.array_write(x * 2, i=paddle.full([1], 1, "int64"), array=arr)
+    return len(arr)
+
+
+def test_len_of_a_tensor_array_is_its_length():
+    assert array_length(t([[1.0, 2.0]])) == 2
+    assert int(to_static(array_length)(t([[1.0, 2.0]]))) == 2

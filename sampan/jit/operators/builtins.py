@@ -4,6 +4,7 @@ import builtins
 from ...eager.tensor import Tensor
 from ...ops._generated import api
 from ...static.assert_op import Assert as static_assert
+from ...static.control_flow import array_length
 from ...static.print_op import Print as static_print
 from ..segments import breaks
 from .common import is_variable
@@ -47,6 +48,8 @@ def Len(value):
         return value.static_len()
     if not is_variable(value):
         return len(value)
+    if value.kind == "array":  # a tensor array (paddle.tensor.array_write): its length
+        return array_length(value)
     if not value.shape:
         raise TypeError(f"len() of a 0-d Tensor {value.name!r}")
     if value.shape[0] >= 0:

@@ -249,6 +249,19 @@ class Tracked:
         state travels in the slot), other containers captured."""
         return [_Ref(self._ids[id(v)]) if id(v) in self._ids else capture(v) for v in results]
 
+    def unrefer(self, a, b, count):
+        """Where only one branch leaves a name bound to its tracked object (the other
+        rebinds it), that branch's result becomes the object's state there (in place in
+        the two branch lists, whose slot states follow the first `count` results)."""
+        for k in range(count):
+            x, y = a[k], b[k]
+            same = isinstance(x, _Ref) and isinstance(y, _Ref) and x.slot == y.slot
+            if (isinstance(x, _Ref) or isinstance(y, _Ref)) and not same:
+                if isinstance(x, _Ref):
+                    a[k] = a[count + x.slot]
+                if isinstance(y, _Ref):
+                    b[k] = b[count + y.slot]
+
     def resolve(self, results):
         """Results with references turned back into the tracked objects."""
         return [self.slots[v.slot].obj if isinstance(v, _Ref) else v for v in results]

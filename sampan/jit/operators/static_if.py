@@ -31,6 +31,7 @@ def tensor_if(pred, true_fn, false_fn, values, names, tracked):
             blocks.append(default_main_program().current_block())
             if len(built) == 2:
                 if tracked:
+                    tracked.unrefer(built[0], built[1], count)
                     tracked.prune(built[0][count:], built[1][count:])
                     tracked.check_pair(built[0][count:], built[1][count:])
                 undefined.update(_reconcile(*built, labels, blocks))
