@@ -83,7 +83,7 @@ def graph_break_rows(x, y):
                                                            full_graph=False)}
     steps = {name: sgd_step(lambda m=m: m(x, y), optimizer.SGD(LR, parameters=m.parameters()))
              for name, m in models.items()}
-    best = interleaved(steps, rounds=15, number=10)
+    best = interleaved(steps, rounds=40, number=5)
     broken = models["MLP + 1 break, full_graph=False"].forward
     assert len(broken.graph_breaks) == 1 and not broken.last_call.traced
     return list(best.items())
@@ -114,8 +114,8 @@ def guard_overhead():
         values = {"input_0": x}
         for segment in segments:
             segment.run(values)
-    best = interleaved({"call": lambda: fn(x), "segments": segments_only}, rounds=15,
-                       number=200)
+    best = interleaved({"call": lambda: fn(x), "segments": segments_only}, rounds=60,
+                       number=100)
     return best["call"] - best["segments"]
 
 

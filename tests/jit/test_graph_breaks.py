@@ -456,3 +456,26 @@ def test_a_retrace_after_a_guard_miss_updates_batchnorm_statistics_once():
                                    rtol=1e-6)
         np.testing.assert_allclose(static.norm._variance.numpy(),
                                    eager.norm._variance.numpy(), rtol=1e-6)
+
+
+class DropThenDecide(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.drop = paddle.nn.Dropout(0.5)
+
+    def forward(self, x):
+        h = self.drop(x)
+        if x.mean().item() > 0:
+            return h * 2
+        return h - 1
+
+
+def test_a_retrace_after_a_guard_miss_draws_the_random_numbers_of_eager():
+    eager, static = DropThenDecide(), paddle.jit.to_static(DropThenDecide(), full_graph=False)
+    rng = np.random.RandomState(4)
+    inputs = [_t(rng.rand(8, 8) * sign) for sign in (1.0, 1.0, -1.0, 1.0, -1.0)]
+    paddle.seed(11)
+    want = [eager(x) for x in inputs]
+    paddle.seed(11)
+    for x, expected in zip(inputs, want):
+        _same(expected, static(x))

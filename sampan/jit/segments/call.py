@@ -1,5 +1,6 @@
 """Calls of a full_graph=False StaticFunction: one Program when the trace never breaks, else
 a tree of segments walked by guard values, traced again where the walk leaves the tree."""
+from ...core.random import get_rng_state, set_rng_state
 from .. import log
 from ..cache import with_specs
 from .breaks import GraphBreakError
@@ -30,19 +31,21 @@ class SegmentTree:
 
     def __init__(self, root, input_names, state):
         self.root, self.input_names, self.state = root, input_names, state
-        self.writes = _written_state(root)
+        segments = _segments(root)
+        found = {id(t): t for segment in segments for t in segment.writes}
+        self.writes = list(found.values())
+        self.random = any(segment.random for segment in segments)
 
 
-def _written_state(root):
-    """The state tensors some segment of the tree writes back."""
-    found, stack = {}, [root]
+def _segments(root):
+    """Every segment of the tree."""
+    found, stack = [], [root]
     while stack:
         node = stack.pop()
         stack.extend(node.children.values())
         if node.segment is not None:
-            for tensor in node.segment.writes:
-                found[id(tensor)] = tensor
-    return list(found.values())
+            found.append(node.segment)
+    return found
 
 
 class SegmentedCalls:
@@ -67,14 +70,18 @@ class SegmentedCalls:
         tree = self.trees.get(key)
         reason = None
         if tree is not None:
+            # what the segments before a miss change, put back before tracing again
             saved = [(t, t._data) for t in tree.writes] if tree.writes else ()
+            rng = get_rng_state() if tree.random else None
             result = walk(tree.root, Values(zip(tree.input_names, tensors), tree.state))
             if result.__class__ is not Miss:
                 outputs, segments, self.last_breaks = result
                 self.last_call = CallStats(segments, False)
                 return outputs
-            for tensor, data in saved:  # the walk is traced again from the start
+            for tensor, data in saved:
                 tensor._set_data(data)
+            if rng is not None:
+                set_rng_state(rng)
             reason = (f"the value read at {result.cut.where} was "
                       f"{result.cut.describe(result.key)}, a branch not traced yet")
         return self._trace(key, traced_args, kwargs, tensors, tree, reason)

@@ -1,4 +1,5 @@
 """A segment: the ops a trace recorded between two graph breaks, run as one run_program op."""
+from ...executor.passes import RANDOM_OPS
 from ..errors import translate_origins
 from ..partial_program import PartialProgram, mark_test
 
@@ -31,6 +32,7 @@ class Segment:
             mark_test(sub)
         block = sub.global_block()
         self.op_types = [op.type for op in block.ops]
+        self.random = any(op.type in RANDOM_OPS for b in sub.blocks for op in b.ops)
         feeds, made, persist = [], set(), set()
         for op in block.ops:
             for name in op.input_arg_names:
