@@ -1,13 +1,8 @@
 """`paddle.base`: Paddle's module layout for code that imports `paddle.base` (its `core`,
 `framework` and `dygraph` and the names it re-exports), as aliases of sampan's own objects.
 """
-import sys as _sys
-
 from ..core.lazy import lazy_exports as _lazy_exports
-from .. import core
-
-# `import paddle.base.core` names the same module as `paddle.core` (sampan.core).
-_sys.modules[__name__ + ".core"] = core
+from . import core
 
 __all__ = ["core", "framework", "dygraph", "Program", "Variable", "Executor", "CPUPlace",
            "CUDAPlace", "ParamAttr", "program_guard", "default_main_program",

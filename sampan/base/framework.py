@@ -1,5 +1,5 @@
 """`paddle.base.framework`: the static IR classes, default programs and mode queries."""
-from .. import core
+from . import core
 from ..core import unique_name
 from ..framework import in_dynamic_or_pir_mode, in_pir_mode, use_pir_api
 from ..framework_mode import in_dynamic_mode as in_dygraph_mode

@@ -3,7 +3,7 @@ with `precision` decimals (whole numbers as `3.`), every item padded to one widt
 rows wrapped at `linewidth`, and large tensors summarised by their edge items."""
 import numpy as np
 
-__all__ = ["set_printoptions", "PRINT_OPTIONS", "format_values"]
+__all__ = ["set_printoptions", "PRINT_OPTIONS", "format_values", "tensor_text"]
 
 PRINT_OPTIONS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 80,
                  "sci_mode": False}
@@ -104,3 +104,11 @@ def format_values(array, indent):
     if array.dtype.kind == "V" or array.dtype.name == "bfloat16":
         array = array.astype(np.float32)
     return _Layout(array).text(array, indent)
+
+
+def tensor_text(array, dtype_name, stop_gradient):
+    """How a Tensor prints (`Tensor(shape=..., dtype=..., place=..., stop_gradient=...,`
+    then its values), eagerly and from the print ops of static Programs."""
+    return (f"Tensor(shape={list(array.shape)}, dtype={dtype_name}, place=Place(cpu), "
+            f"stop_gradient={stop_gradient},\n       "
+            f"{format_values(array, len('Tensor') + 1)})")

@@ -3,7 +3,8 @@ import numpy as np
 
 from ..core import dtype as dtypes
 from ..core.place import CPUPlace
-from ..core.printing import format_values
+from ..core.item_index import check_item_index
+from ..core.printing import tensor_text
 from ..ops._generated.methods import TensorOperators
 from ..ops.axis_views import AxisViewsMixin
 from ..ops.indexing_methods import IndexingMixin
@@ -118,11 +119,9 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
 
     def item(self, *index):
         """The value of a one-element tensor (or of element `index`) as a Python number."""
-        if index:  # one int indexes the flattened tensor, as NumPy's and Paddle's item do
-            return self._data.item(*index)
-        if self._data.size != 1:
-            raise ValueError(f"item() needs a tensor with one element, got shape {self.shape}")
-        return self._data.item()
+        check_item_index(self._data.shape, index)
+        # one int indexes the flattened tensor, as NumPy's and Paddle's item do
+        return self._data.item(*index)
 
     @property
     def data(self):
@@ -183,9 +182,7 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
     __hash__ = object.__hash__
 
     def __repr__(self):
-        return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
-                f"stop_gradient={self.stop_gradient},\n       "
-                f"{format_values(self._data, len('Tensor') + 1)})")
+        return tensor_text(self._data, self.dtype.name, self.stop_gradient)
 
     def __format__(self, spec):
         if self._data.ndim == 0:

@@ -7,7 +7,7 @@ from ..eager.tensor import Tensor
 from ..static.input_spec import InputSpec
 
 __all__ = ["with_specs", "check_spec_list", "value_key", "RetraceMonitor", "MAX_TRACES",
-           "ProgramCache"]
+           "ProgramCache", "data_names"]
 
 MAX_TRACES = 5
 
@@ -60,6 +60,36 @@ def value_key(obj):
     except TypeError:
         return ("id", id(obj))
     return (type(obj).__name__, obj)
+
+
+def data_names(args, kwargs, arg_names):
+    """Names of the data Variables of a trace, one per Tensor or InputSpec in
+    `map_structure` order, as Paddle names them: an InputSpec's own name, else the
+    argument's name, `name_i` for item i of a list or tuple, the key for a dict value
+    (unique: a repeated name gets a `_k` suffix)."""
+    names, used = [], set()
+
+    def add(name):
+        unique, k = name, 1
+        while unique in used:
+            unique, k = f"{name}_{k}", k + 1
+        used.add(unique)
+        names.append(unique)
+
+    def walk(obj, name):
+        if isinstance(obj, (Tensor, InputSpec)):
+            add(getattr(obj, "name", None) if isinstance(obj, InputSpec) and obj.name else name)
+        elif isinstance(obj, (list, tuple)):
+            for k, item in enumerate(obj):
+                walk(item, f"{name}_{k}")
+        elif isinstance(obj, dict):
+            for key, item in obj.items():
+                walk(item, str(key))
+    for k, arg in enumerate(args):
+        walk(arg, arg_names[k] if k < len(arg_names) else f"args_{k}")
+    for key, value in kwargs.items():
+        walk(value, key)
+    return names
 
 
 def parameter_names(fn):

@@ -15,8 +15,8 @@ from ..nn.layer.layers import Layer
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline
-from .cache import (ProgramCache, RetraceMonitor, check_spec_list, parameter_names, value_key,
-                    with_specs)
+from .cache import (ProgramCache, RetraceMonitor, check_spec_list, data_names, parameter_names,
+                    value_key, with_specs)
 from .converters.common import JST
 from .errors import attach_user_frames, translate_origins
 from .operators.common import Undefined, is_variable
@@ -457,9 +457,10 @@ class StaticFunction:
         value (full_graph=False)."""
         main, startup = Program(), Program()
         input_names = []
+        names = iter(data_names(args, kwargs, self._arg_names))
 
         def make_data(leaf):
-            var = static.data(f"input_{len(input_names)}", leaf.shape, leaf.dtype)
+            var = static.data(next(names), leaf.shape, leaf.dtype)
             var.stop_gradient = leaf.stop_gradient
             input_names.append(var.name)
             return var
@@ -483,7 +484,10 @@ class StaticFunction:
         if not _Switch.enabled or self._property:
             return self.dygraph_function(*args, **kwargs)
         if getattr(current_mode(), "is_static", False):
-            return self.converted_callable()(*args, **kwargs)
+            raise RuntimeError(
+                f"cannot call to_static function {self._fn.__qualname__} in static mode: "
+                f"it runs its own Program from dynamic mode; call paddle.disable_static() "
+                f"first")
         if kwargs or not set(map(type, args)) <= _PLAIN:
             args, kwargs = _arrays_as_tensors(args), _arrays_as_tensors(kwargs)
         if not self._full_graph:

@@ -1,4 +1,5 @@
-"""`paddle.static.Print`: show a tensor's value when the Program runs.
+"""Print ops: `paddle.static.Print` shows a tensor's value when the Program runs, and
+`print_line` is one Python `print(...)` call of converted code, printed at each run.
 
 In static mode Print appends a `print` op (an exec-rule op type, so the executor never
 prunes, merges or folds it) whose output is its input; its gradient passes the output
@@ -9,13 +10,15 @@ import sys
 
 import numpy as np
 
+from ..core.printing import tensor_text
 from ..core.unique_name import generate
 from .backward import register_grad_rule
+from .framework import Variable
 from .control_flow.rules import Bound, in_dynamic_mode, register
 from .mode import user_origin
 from .program_state import default_main_program
 
-__all__ = ["Print", "format_tensor"]
+__all__ = ["Print", "format_tensor", "print_line", "STREAMS"]
 
 _PHASES = ("FORWARD", "BACKWARD", "BOTH")
 _PRINTABLE = ("float32", "float64", "int32", "int64", "bool", "float16", "bfloat16")
@@ -140,3 +143,39 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
                            stop_gradient=input.stop_gradient)
     block.append_op("print", {"In": [input.name]}, {"Out": [out.name]}, attrs, user_origin())
     return out
+
+
+STREAMS = {"stdout": lambda: sys.stdout, "stderr": lambda: sys.stderr}
+
+
+def _print_line_rule(node, ctx):
+    """Executor rule: print the call's pieces, each tensor as an eager Tensor prints."""
+    attrs = node.attrs
+
+    def run(*arrays):
+        values = iter(zip(arrays, attrs["dtypes"], attrs["stop_gradients"]))
+        pieces = [tensor_text(*next(values)) if is_tensor else text
+                  for text, is_tensor in zip(attrs["texts"], attrs["is_tensor"])]
+        print(*pieces, sep=attrs["sep"], end=attrs["end"], file=STREAMS[attrs["stream"]](),
+              flush=attrs["flush"])
+        return ()
+    return Bound(run, node.inputs["X"], [], False)
+
+
+register("print_line", _print_line_rule)
+
+
+def print_line(args, sep=" ", end="\n", stream="stdout", flush=False):
+    """Append a `print_line` op: `print(*args, sep=sep, end=end)` at each run of the
+    Program, a Variable among `args` showing its value (Python values print as they are
+    now). `stream` is "stdout" or "stderr"."""
+    is_tensor = [isinstance(a, Variable) for a in args]
+    variables = [a for a, t in zip(args, is_tensor) if t]
+    attrs = {"texts": ["" if t else str(a) for a, t in zip(args, is_tensor)],
+             "is_tensor": is_tensor, "dtypes": [v.dtype.name for v in variables],
+             "stop_gradients": [bool(v.stop_gradient) for v in variables],
+             "sep": " " if sep is None else sep, "end": "\n" if end is None else end,
+             "stream": stream, "flush": bool(flush)}
+    block = default_main_program().current_block()
+    block.append_op("print_line", {"X": [v.name for v in variables]}, {}, attrs,
+                    user_origin())

@@ -44,19 +44,6 @@ def test_python_assert_still_runs_while_building():
         to_static(needs_rank_two)(paddle.ones([3]))
 
 
-def test_print_shows_the_value_at_each_run(capsys):
-    def show(x):
-        print("x is", x)
-        return x + 1
-    f = to_static(show)
-    f(paddle.to_tensor([1.5, 2.0]))
-    first = capsys.readouterr().out
-    assert "x is Tensor(name=" in first and "data: [1.5 2]" in first
-    f(paddle.to_tensor([7.0, 8.0]))
-    second = capsys.readouterr().out
-    assert "x is" not in second and "data: [7 8]" in second
-
-
 def test_static_assert_op_in_a_program():
     from sampan.static.assert_op import Assert
     main, startup = static.Program(), static.Program()

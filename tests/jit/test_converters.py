@@ -176,14 +176,6 @@ def test_builtins(capsys):
         to_static(builtins_use)(t([1.0]), -1)
 
 
-def test_print_describes_variables(capsys):
-    def show(x):
-        print("value:", x, 3)
-        return x
-    to_static(show)(t([1.0]))
-    assert "value: Tensor(name=input_0, shape=[1], dtype=float32) 3" in capsys.readouterr().out
-
-
 def test_casts_of_tensors_are_cast_ops():
     got = to_static(casts, full_graph=True)(t([1.5, 2.0]))
     assert [v.shape for v in got] == [[], [], []]

@@ -13,7 +13,8 @@ from sampan.jit import to_static
 def test_base_names_are_sampan_objects():
     from sampan import base
     from sampan.base import core, dygraph, framework
-    assert core is paddle.core and importlib.import_module("sampan.base.core") is core
+    assert importlib.import_module("sampan.base.core") is core
+    assert core.eager.Tensor is paddle.Tensor
     assert base.Program is paddle.static.Program and framework.Variable is paddle.static.Variable
     assert base.Executor is paddle.static.Executor
     assert framework.default_main_program is paddle.static.default_main_program
@@ -167,3 +168,37 @@ def test_saved_model_suffixes(tmp_path):
     paddle.jit.save(layer, prefix, input_spec=[paddle.static.InputSpec([None, 2])])
     for suffix in (INFER_MODEL_SUFFIX, INFER_PARAMS_SUFFIX, PIR_INFER_MODEL_SUFFIX):
         assert os.path.isfile(prefix + suffix)
+
+
+def test_data_inputs_are_named_as_in_paddle():
+    from sampan.static import InputSpec
+
+    def pair(l, d, x):
+        return l[0] + l[1] + d["u"] + x
+    sf = to_static(pair, input_spec=[[InputSpec([2]), InputSpec([2])], {"u": InputSpec([2])},
+                                     InputSpec([2], name="named")])
+    assert [v.name for v in sf.inputs] == ["l_0", "l_1", "u", "named"]
+    got = to_static(pair)([paddle.ones([2]), paddle.ones([2])], {"u": paddle.ones([2])},
+                          paddle.ones([2]))
+    np.testing.assert_allclose(got.numpy(), [4.0, 4.0])
+
+
+def test_branches_with_different_returns_raise_dygraph2static_exception():
+    from sampan.jit.dy2static.utils import Dygraph2StaticException
+
+    def uneven(x):
+        if x.sum() > 0:
+            return x, x + 1
+        return x
+    with pytest.raises(Dygraph2StaticException, match="different number of return value"):
+        to_static(uneven)(paddle.ones([2]))
+
+
+def test_calling_in_static_mode_is_a_runtime_error():
+    sf = to_static(foo)
+    paddle.enable_static()
+    try:
+        with pytest.raises(RuntimeError, match="static mode"):
+            sf(paddle.static.data("a", [2]), paddle.static.data("b", [2]))
+    finally:
+        paddle.disable_static()

@@ -117,3 +117,20 @@ def test_value_reads_of_eager_tensors_stay_values():
     def scaled(x):
         return x * scale.item()
     same(scaled, paddle.to_tensor([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("index, error, match", [
+    ((), ValueError, "only one element tensors can be converted"),
+    ((100,), ValueError, "index 100 is out of bounds for size 8"),
+    ((1, 0), ValueError, "incorrect number of indices"),
+    ((1.5,), TypeError, r"argument \(position 0\) must be long"),
+])
+def test_item_errors_are_paddles_eagerly_and_converted(index, error, match):
+    x = paddle.ones([2, 2, 2])
+
+    def read(x):
+        return x.item(*index)
+    with pytest.raises(error, match=match):
+        read(x)
+    with pytest.raises(error, match=match):
+        to_static(read)(x)

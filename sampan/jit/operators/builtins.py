@@ -1,11 +1,13 @@
 """`assert`, `print`, `len`, `int/float/bool/complex` and `isinstance` inside converted code."""
 import builtins
+import sys
 
+from ...core.dispatch import current_mode
 from ...eager.tensor import Tensor
 from ...ops._generated import api
 from ...static.assert_op import Assert as static_assert
 from ...static.control_flow import array_length
-from ...static.print_op import Print as static_print
+from ...static.print_op import print_line
 from ..segments import breaks
 from .common import is_variable
 
@@ -27,19 +29,38 @@ def Assert(test, message):
 
 
 def _describe(value):
-    """How print shows `value`: Variables by name, shape and dtype (values come at run time)."""
+    """How print shows `value` now: Variables by name, shape and dtype."""
     if is_variable(value):
         return f"Tensor(name={value.name}, shape={list(value.shape)}, dtype={value.dtype.name})"
     return value
 
 
-def Print(*args, **kwargs):
-    """`print(...)`: Python values as they are; a Variable is described once, when built,
-    and its value printed at each run by a `print` op (as Paddle's converted print)."""
-    builtins.print(*map(_describe, args), **kwargs)
-    for value in args:
-        if is_variable(value) and value.kind == "dense":
-            static_print(value)
+def _stream(file):
+    """"stdout" / "stderr" for print's `file`, None for another file object."""
+    if file is None or file is sys.stdout:
+        return "stdout"
+    return "stderr" if file is sys.stderr else None
+
+
+def _printed(value):
+    """What a print_line op shows for `value`: a dense Variable (an eager tensor read
+    through an assign op, so each run shows its current value), else the value's text."""
+    if isinstance(value, Tensor):
+        return api.assign(value)
+    if is_variable(value) and value.kind != "dense":
+        return _describe(value)
+    return value
+
+
+def Print(*args, sep=" ", end="\n", file=None, flush=False):
+    """`print(...)`: while a Program is built, a `print_line` op printing the call at each
+    run, Tensors in eager format; a print inside a Tensor if or while runs only when its
+    branch or iteration does, as in eager. To another file object it prints now."""
+    stream = _stream(file)
+    if stream is None or not current_mode().is_static:
+        builtins.print(*map(_describe, args), sep=sep, end=end, file=file, flush=flush)
+        return
+    print_line([_printed(a) for a in args], sep, end, stream, flush)
 
 
 def Len(value):

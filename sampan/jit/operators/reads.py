@@ -8,6 +8,7 @@ full_graph=False the method itself runs: the graph breaks there and Python gets 
 """
 import functools
 
+from ...core.item_index import check_item_index
 from ...ops._generated import api
 from ...static.framework import Variable
 from ..segments import breaks
@@ -20,45 +21,12 @@ def _numpy(var):
     return var
 
 
-def _size(var):
-    """Number of elements, or None when a dim is unknown while building."""
-    size = 1
-    for dim in var.shape:
-        if dim < 0:
-            return None
-        size *= dim
-    return size
-
-
-def _check_index(var, index, size):
-    """ValueError / TypeError for `x.item(*index)` as eager item() raises them."""
-    if len(index) == 1:
-        if size is not None and not -size <= index[0] < size:
-            raise ValueError(f"item(): index {index[0]} is out of bounds for Tensor "
-                             f"{var.name!r} of size {size}")
-        return
-    if len(index) != len(var.shape):
-        raise ValueError(f"item(): {len(index)} indices for Tensor {var.name!r} of rank "
-                         f"{len(var.shape)}: incorrect number of indices")
-    for axis, (i, dim) in enumerate(zip(index, var.shape)):
-        if not isinstance(i, int):
-            raise TypeError(f"item(): index {axis} must be an int, got {type(i).__name__}")
-        if dim >= 0 and not -dim <= i < dim:
-            raise ValueError(f"item(): index {i} is out of bounds for axis {axis} of "
-                             f"Tensor {var.name!r} with size {dim}")
-
-
 def _item(var, *index):
     """`x.item(*index)`: the element as a 0-d Variable (one-element tensors without index;
     a flat offset with one index; one index per dim otherwise)."""
-    size = _size(var)
+    check_item_index(var.shape, index)
     if not index:
-        if size not in (None, 1):
-            raise ValueError(f"item(): only one element tensors can be converted to Python "
-                             f"scalars when no input coordinates; Tensor {var.name!r} has "
-                             f"shape {var.shape}")
         return api.reshape(var, [])
-    _check_index(var, index, size)
     if len(index) == 1:
         return api.reshape(var, [-1])[index[0]]
     return var[tuple(index)]
