@@ -1,6 +1,7 @@
 """Logging of to_static: converted code per pipeline step (code level) and events (verbosity)."""
 import logging
 import os
+import sys
 
 __all__ = ["set_code_level", "set_verbosity", "code", "enabled", "event", "LOGGER"]
 
@@ -35,11 +36,35 @@ def set_verbosity(level=0, also_to_stdout=False):
     _Settings.verbosity, _Settings.verbosity_stdout = int(level), also_to_stdout
 
 
-def _emit(message, to_stdout):
-    """Send `message` to the logger (at INFO) and, when asked, to stdout."""
+class _StderrHandler(logging.StreamHandler):
+    """Writes to `sys.stderr` as it is at each message (a redirected stderr is followed)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
+def _handled():
+    """The logger, writing to stderr as Paddle's does when no handler was configured."""
     if LOGGER.level == logging.NOTSET:
         LOGGER.setLevel(logging.INFO)
-    LOGGER.info(message)
+    if not LOGGER.handlers:
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: "
+                                               "%(message)s"))
+        LOGGER.addHandler(handler)
+        LOGGER.propagate = False
+    return LOGGER
+
+
+def _emit(message, to_stdout):
+    """Send `message` to the logger (at INFO: stderr unless configured otherwise) and, when
+    asked, to stdout."""
+    _handled().info(message)
     if to_stdout:
         print(message)
 
