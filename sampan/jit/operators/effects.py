@@ -5,7 +5,7 @@ of the `while` op) and is written back into the same objects, so each branch sta
 the state before the if and the change of the branch taken is the one that lands."""
 from ...static.framework import Variable
 from .arrays import ArrayList, ProbeList
-from .common import is_variable
+from .common import Undefined, is_variable
 
 __all__ = ["Tracked", "MutationError", "split_state", "fill_state", "ordered_like"]
 
@@ -110,14 +110,14 @@ def write(target, state):
     their identity); returns the object to bind (target, or `state`)."""
     if isinstance(target, list) and isinstance(state, list):
         old = list(target)
-        target[:] = [write(old[k], s) if k < len(old) else s for k, s in enumerate(state)]
+        target[:] = [write(old[k] if k < len(old) else None, s) for k, s in enumerate(state)]
         return target
     if isinstance(target, dict) and isinstance(state, dict):
         old = dict(target)
         target.clear()
-        target.update((k, write(old[k], s) if k in old else s) for k, s in state.items())
+        target.update((k, write(old.get(k), s)) for k, s in state.items())
         return target
-    return state
+    return state.undefined() if isinstance(state, _OneSided) else state
 
 
 def _become(target, new):
@@ -274,15 +274,41 @@ class Tracked:
                 a[k] = b[k] = UNCHANGED
 
     def check_pair(self, a, b):
-        """Raise when two branch states of the same slot cannot merge (a key or item added
-        in one branch only, an attribute set in one only)."""
+        """Raise when two branch states of the same slot cannot merge (an item added in one
+        branch only, an attribute set in one only). A dict key set in one branch only is
+        kept, its value Undefined after the if (reading it raises, as for names)."""
         for slot, x, y in zip(self.slots, a, b):
+            _align_keys(x, y, slot.label, self.where)
             problem = _shape_difference(x, y)
             if problem:
                 raise MutationError(
                     f"{self.where}: '{slot.label}' differs between the branches of an if "
                     f"whose condition is a Tensor: {problem}; make both branches leave it "
                     f"with the same keys/items/attributes")
+
+
+class _OneSided:
+    """The merged value of a dict key only one branch set: Undefined after the if."""
+
+    def __init__(self, name, where):
+        self.name, self.where = name, where
+
+    def undefined(self):
+        file, _, line = self.where.rpartition(":")
+        return Undefined(self.name, file, line)
+
+
+def _align_keys(x, y, label, where):
+    """Give dicts x and y (two branch states, nested) the same keys: a key one of them lacks
+    gets a _OneSided value in both."""
+    if isinstance(x, dict) and isinstance(y, dict):
+        for key in x.keys() ^ y.keys():
+            x[key] = y[key] = _OneSided(f"{label}[{key!r}]", where)
+        for key in x:
+            _align_keys(x[key], y[key], f"{label}[{key!r}]", where)
+    elif isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)) and len(x) == len(y):
+        for p, q in zip(x, y):
+            _align_keys(p, q, label, where)
 
 
 class _Ref:
