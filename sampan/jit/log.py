@@ -57,7 +57,6 @@ def _handled():
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: "
                                                "%(message)s"))
         LOGGER.addHandler(handler)
-        LOGGER.propagate = False
     return LOGGER
 
 
