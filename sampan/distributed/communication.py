@@ -135,10 +135,7 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
     group.check_same("all_gather", (("tensor", _spec(array)),))
     task, stack = group.comm.allgather(array)
 
-    def fill():
-        tensor_list.clear()
-        tensor_list.extend(wrap(row.copy()) for row in stack)
-    return _done(task.then(fill), sync_op)
+    return _done(task.then(_filler(tensor_list, stack)), sync_op)
 
 
 def _fill_static_gather(tensor_list, tensor, group):
@@ -148,6 +145,13 @@ def _fill_static_gather(tensor_list, tensor, group):
     tensor_list.clear()
     tensor_list.extend(part.reshape(list(tensor.shape))
                        for part in split(gathered, group.nranks, axis=0))
+
+
+def _filler(tensor_list, stack):
+    """A callback replacing the items of `tensor_list` by a Tensor per row of `stack`."""
+    def fill():
+        tensor_list[:] = [wrap(row.copy()) for row in stack]
+    return fill
 
 
 def all_gather_object(object_list, obj, group=None):
@@ -227,10 +231,7 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
     group.check_same("alltoall", (("tensors", _spec(stack[0])),))
     task, received = group.comm.alltoall(stack)
 
-    def fill():
-        out_tensor_list.clear()
-        out_tensor_list.extend(wrap(row.copy()) for row in received)
-    return _done(task.then(fill), sync_op)
+    return _done(task.then(_filler(out_tensor_list, received)), sync_op)
 
 
 def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
@@ -245,11 +246,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
     if stack is not None:
         if gather_list is None:
             raise ValueError(f"gather: rank {dst} (dst) needs a gather_list to fill")
-
-        def fill():
-            gather_list.clear()
-            gather_list.extend(wrap(row.copy()) for row in stack)
-        task.then(fill)
+        task.then(_filler(gather_list, stack))
     return _done(task, sync_op)
 
 
