@@ -1,7 +1,9 @@
 """compile(): a Program block -> a Plan of prebound instructions over integer slots."""
+import functools
 import operator
 
 from ..core.errors import NotFoundError
+from ..core.gc_pause import gc_paused
 from ..ops.registry import OPS
 from .bind import EXEC_RULES, bind, run_node
 from .passes import (COMMUNICATION_OPS, Node, eliminate_common_subexpressions,
@@ -37,6 +39,12 @@ class Plan:
 
     def __len__(self):
         return len(self.code)
+
+    @functools.cached_property
+    def parallel(self):
+        """What the parallel scheduler needs beyond the code (built on its first run, so
+        sequential plans never pay for the dependency graph)."""
+        return parallel_info(self.nodes, self.bounds, self.slots, self.block, self.pinned)
 
 
 def _check_fetches(block, nodes, fetch_names):
@@ -139,6 +147,7 @@ def _inplace(bounds, nodes, slots, pinned):
             producer[name] = i
 
 
+@gc_paused()
 def build_plan(program, block, feeds, fetches, strategy, checked=False):
     """Compile one block (no caching)."""
     nodes = [Node.of(op) for op in block.ops]
@@ -166,13 +175,13 @@ def build_plan(program, block, feeds, fetches, strategy, checked=False):
 
 def _externals(block, bounds, slots, feeds, constants, fetches):
     """Names read (or fetched) before any instruction writes them: fed, constant, scope."""
-    written, needed = set(), []
+    written, needed = set(), {}  # needed: an ordered set (dict keys)
     for b in bounds:
         for name in b.in_names:
-            if name not in written and name not in needed:
-                needed.append(name)
+            if name not in written:
+                needed[name] = None
         written.update(n for n in b.out_names if n is not None)
-    needed += [n for n in fetches if n not in written and n not in needed]
+    needed.update((n, None) for n in fetches if n not in written)
     out = []
     for name in needed:
         if name in feeds or name in constants:
@@ -218,8 +227,7 @@ def _assemble(program, block, nodes, bounds, slots, feeds, fetches, fetch_slots,
                 externals=_externals(block, bounds, slots, feeds, constants, fetches),
                 writeback=[(n, slots[n]) for n in persist if n in written],
                 constants=constants, program=program,
-                poison=strategy.debug_poison_freed,
-                parallel=parallel_info(nodes, bounds, slots, block, pinned, code, multi))
+                poison=strategy.debug_poison_freed, block=block, pinned=pinned)
 
 
 def compile(program, feed_names=(), fetch_names=(), build_strategy=None, checked=False):

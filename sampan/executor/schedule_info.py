@@ -93,7 +93,7 @@ def _versions(bounds, slots, pinned):
     return ([tuple(r) for r in releases], [tuple(d) for d in dead], counts)
 
 
-def parallel_info(nodes, bounds, slots, block, pinned, code, multi):
+def parallel_info(nodes, bounds, slots, block, pinned):
     """Everything the parallel scheduler needs beyond the sequential code."""
     preds = _edges(bounds, slots)
     succs = [[] for _ in bounds]

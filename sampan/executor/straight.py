@@ -1,65 +1,130 @@
-"""A Plan as one generated Python function: each instruction is one source line calling its
+"""A Plan as generated Python functions: each instruction is one source line calling its
 bound kernel on local variables, so running a plan costs a call per op and nothing else
 (no per-instruction tuple unpacking, argument getters, star-calls or register stores).
 
-The function takes the register file: it loads the registers an instruction reads before
-any instruction writes them (feeds, scope values, constants), deletes a local after its
-last use (the plan's `frees`, so big intermediates go as early as in the loop), and stores
-back every register still live at the end, leaving the register file as the instruction
-loop would (freed registers aside). Instruction i is on line FIRST_LINE + i, which is how
-a failure is traced back to its op.
+The instructions are cut into chunks of at most CHUNK, one function each, so compiling
+costs time linear in the plan's length and a long plan is never one huge function. A
+chunk names its registers by first appearance (a0, a1, ...) and its kernels f0, f1, ...;
+slot numbers are globals (S<k> is the slot of a<k>), so chunks of the same shape (an
+unrolled loop, repeated layers) have the same source and share one code object.
+
+A chunk takes the register file: it loads the registers it reads before writing them,
+deletes a local after its last use (the plan's `frees`, so big intermediates go as early
+as in the instruction loop; a freed register an earlier chunk stored is cleared too) and
+stores back every register it wrote that is still live at its end, leaving the register
+file as the instruction loop would (freed registers aside). Instruction FIRST + i of a
+chunk is on its line FIRST_LINE + i, which is how a failure is traced back to its op.
 """
 import itertools
+import types
 
 from ..core.compiled_source import define
+from ..core.gc_pause import gc_paused
 
-__all__ = ["straight_function", "failing_instruction"]
+__all__ = ["straight_function", "failing_instruction", "CHUNK"]
 
 FIRST_LINE = 3  # line 1: def, line 2: the loads
+CHUNK = 128
 _NAMES = itertools.count()
 
 
-def _statement(index, out, ins, multi):
-    """The call of instruction `index` and the stores of its result(s)."""
-    call = f"f{index}({', '.join(f'r{s}' for s in ins)})"
-    if out >= 0:
-        return f"r{out} = {call}"
-    stores = "".join(f"; r{s} = v[{k}]" for k, s in enumerate(multi[~out]) if s >= 0)
-    return f"v = {call}{stores}"
+class _Writer:
+    """Builds the source and globals of one chunk."""
 
+    def __init__(self, first):
+        self.names, self.namespace = {}, {"FIRST": first}
+        self.loads, self.lines = [], []
+        self.present, self.live = set(), set()
 
-def straight_function(plan):
-    """run(regs) doing what the instruction loop does for `plan`."""
-    namespace, lines, loaded, present, live = {}, [], [], set(), set()
-    for index, (fn, ins, out, frees, _) in enumerate(plan.code):
-        namespace[f"f{index}"] = fn
+    def local(self, slot):
+        """The chunk's local name of register `slot`."""
+        name = self.names.get(slot)
+        if name is None:
+            k = len(self.names)
+            name = self.names[slot] = f"a{k}"
+            self.namespace[f"S{k}"] = slot
+        return name
+
+    def instruction(self, k, plan, instruction, stored):
+        """Append the line of one instruction; `stored`: slots earlier chunks stored."""
+        fn, ins, out, frees, _ = instruction
+        self.namespace[f"f{k}"] = fn
         for s in ins:
-            if s not in present and s not in loaded:
-                loaded.append(s)
-                present.add(s)
-        written = [out] if out >= 0 else [s for s in plan.multi[~out] if s >= 0]
-        present.update(written)
-        live.update(written)
-        line = _statement(index, out, ins, plan.multi)
-        gone = [s for s in frees if s in present]
-        present.difference_update(gone)
-        live.difference_update(gone)
-        dead = ["v"] * (out < 0) + [f"r{s}" for s in gone]  # v: a multi-output result
+            if s not in self.present:
+                name = self.local(s)
+                self.loads.append(f"{name} = regs[S{name[1:]}]")
+                self.present.add(s)
+        call = f"f{k}({', '.join(map(self.local, ins))})"
+        if out >= 0:
+            written, line = [out], f"{self.local(out)} = {call}"
+        else:
+            written = [s for s in plan.multi[~out] if s >= 0]
+            line = f"v = {call}" + "".join(f"; {self.local(s)} = v[{j}]"
+                                           for j, s in enumerate(plan.multi[~out]) if s >= 0)
+        self.present.update(written)
+        self.live.update(written)
+        gone = [s for s in frees if s in self.present]
+        self.present.difference_update(gone)
+        self.live.difference_update(gone)
+        dead = ["v"] * (out < 0) + [self.local(s) for s in gone]  # v: a multi-output result
         if dead:
             line += "; del " + ", ".join(dead)
-        lines.append(f"    {line}\n")
-    loads = "; ".join(f"r{s} = regs[{s}]" for s in loaded) or "pass"
-    stores = "".join(f"    regs[{s}] = r{s}\n" for s in sorted(live))
-    source = f"def run(regs):\n    {loads}\n{''.join(lines)}{stores}"
-    return define(source, f"<sampan plan {next(_NAMES)}>", namespace, "run")
+        for s in gone:
+            if s in stored:
+                stored.discard(s)
+                line += f"; regs[S{self.local(s)[1:]}] = None"
+        self.lines.append(f"    {line}\n")
+
+    def source(self, stored):
+        """The chunk's function source; records the registers it stores in `stored`."""
+        live = sorted(self.live)
+        stored.update(live)
+        loads = "; ".join(self.loads) or "pass"
+        stores = "".join(f"    regs[S{self.local(s)[1:]}] = {self.local(s)}\n" for s in live)
+        return f"def run(regs):\n    {loads}\n{''.join(self.lines)}{stores}"
+
+
+def _chunks(plan):
+    """One function per CHUNK instructions; chunks with equal sources share code."""
+    functions, codes, stored = [], {}, set()
+    for first in range(0, max(len(plan.code), 1), CHUNK):
+        writer = _Writer(first)
+        for k, instruction in enumerate(plan.code[first:first + CHUNK]):
+            writer.instruction(k, plan, instruction, stored)
+        source = writer.source(stored)
+        shared = codes.get(source)
+        if shared is None:
+            codes[source] = fn = define(source, f"<sampan plan {next(_NAMES)}>",
+                                        writer.namespace, "run")
+        else:
+            fn = types.FunctionType(shared.__code__, writer.namespace, "run")
+        functions.append(fn)
+    return functions
+
+
+@gc_paused()
+def straight_function(plan):
+    """run(regs) doing what the instruction loop does for `plan`."""
+    chunks = _chunks(plan)
+    if len(chunks) == 1:
+        return chunks[0]
+
+    def run(regs):
+        for chunk in chunks:
+            chunk(regs)
+    run.chunks = chunks
+    return run
 
 
 def failing_instruction(run, err):
     """Index of the instruction of `run` (a straight function) that raised `err`, or None
     when the error did not come from one of its instruction lines."""
-    tb, line = err.__traceback__, None
+    codes = {chunk.__code__ for chunk in getattr(run, "chunks", (run,))}
+    tb, found = err.__traceback__, None
     while tb is not None:
-        if tb.tb_frame.f_code is run.__code__:
-            line = tb.tb_lineno
+        if tb.tb_frame.f_code in codes:
+            found = tb.tb_frame.f_globals["FIRST"], tb.tb_lineno
         tb = tb.tb_next
-    return None if line is None or line < FIRST_LINE else line - FIRST_LINE
+    if found is None or found[1] < FIRST_LINE:
+        return None
+    return found[0] + found[1] - FIRST_LINE

@@ -5,6 +5,7 @@ import operator
 
 import numpy as np
 
+from ..core.gc_pause import gc_paused
 from ..eager.autograd import NodeBase, edge_of
 from ..eager.grad_mode import STATE
 from ..eager.tensor import Tensor, wrap
@@ -156,6 +157,7 @@ class PartialProgram:
             compiled = self._compiled[sources] = self._build(sources)
         return compiled
 
+    @gc_paused()
     def _build(self, sources):
         """Compile the forward plan, plus the backward plan and what it needs when training."""
         outs = [v.name for v in self.out_vars]
@@ -181,8 +183,7 @@ class PartialProgram:
                  for t in targets]
         with program_guard(train):  # control-flow grad rules add sub-blocks to it
             grads = gradients(targets, [block.var(n) for n in sources], seeds)
-        for _ in range(start):
-            block.remove_op(0)
+        block.remove_ops(0, start)
         return train, [s.name for s in seeds], [g.name if g is not None else None
                                                 for g in grads]
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import static
 from ..core.dispatch import current_mode, mode_guard
+from ..core.gc_pause import gc_paused
 from ..eager.grad_mode import STATE as GRAD_STATE, enable_grad
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
@@ -433,6 +434,7 @@ class StaticFunction:
             log.event(2, f"to_static: cached program of {self._fn.__qualname__}")
         return program
 
+    @gc_paused()
     def _build(self, args, kwargs):
         """Trace the converted function into a new Program (under full_graph=False, a graph
         break here has no values to run on and raises GraphBreakError naming it)."""

@@ -3,6 +3,9 @@
 Only ops on a path from a variable that needs a gradient to the target get grad ops;
 several contributions to one gradient are summed before anything reads it.
 """
+import functools
+
+from ..core.gc_pause import gc_paused
 from ..ops._generated.grad_makers import GRAD_MAKERS
 from ..ops.registry import OPS
 from .framework import Variable
@@ -18,6 +21,7 @@ GRAD_RULES = {}
 
 
 
+@functools.cache
 def optional_output_grads(bw_op):
     """The output-gradient arguments `bw_op` declares optional (`Tensor?` in backward.yaml):
     its kernel treats None as zeros, so when no op produced that gradient the argument
@@ -193,6 +197,7 @@ def _no_grad_names(no_grad_set, api):
             for v in _collection(no_grad_set, "no_grad_set", api)}
 
 
+@gc_paused()
 def _backward(targets, target_grads, sources, no_grad):
     """Shared core of append_backward and gradients; returns the grad table."""
     block = targets[0].block.program.global_block()

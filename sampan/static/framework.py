@@ -356,6 +356,11 @@ class Block:
         del self.ops[index]
         self._touch()
 
+    def remove_ops(self, start, stop):
+        """Remove the Operators at positions start .. stop - 1."""
+        del self.ops[start:stop]
+        self._touch()
+
     def all_parameters(self):
         """Parameters defined in this block."""
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
@@ -449,8 +454,8 @@ class Program:
         """A deep copy; `for_test=True` switches ops to inference behaviour (is_test) and,
         as Paddle's, drops the backward and optimizer ops of a program cloned after
         `minimize` (running the test program would otherwise train)."""
-        from .serialize import program_from_dict, program_to_dict
-        copy = program_from_dict(program_to_dict(self))
+        from .serialize import copy_program
+        copy = copy_program(self)
         copy.random_seed = self.random_seed
         if for_test:
             copy._is_test = True

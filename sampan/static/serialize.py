@@ -15,7 +15,7 @@ from .framework import Block, Parameter, Program
 from .op_fields import check_op_fields
 
 __all__ = ["program_to_dict", "program_from_dict", "program_to_json", "program_from_json",
-           "ProgramFormatError", "register_op_type", "FORMAT_VERSION"]
+           "copy_program", "ProgramFormatError", "register_op_type", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
 _EXTRA_OP_TYPES = set()
@@ -215,6 +215,54 @@ def program_from_dict(data):
             block.append_op(op["type"], inputs, outputs, attrs)
     program._current = 0
     return program
+
+
+_SCALARS = frozenset({bool, int, float, str, type(None)})
+
+
+def _copied_attr(value, program):
+    """`value` as `_decode(_encode(value))` gives it, blocks mapped into `program`."""
+    if type(value) in _SCALARS:
+        return value
+    if isinstance(value, Block):
+        return program.blocks[value.idx]
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, Block) for v in value):
+            return [program.blocks[v.idx] for v in value]
+        return [_copied_attr(v, program) for v in value]
+    return _decode(_encode(value), program, "clone")
+
+
+def _copy_var(block, var):
+    """Declare in `block` the variable a file round trip of `var` gives."""
+    if isinstance(var, Parameter):
+        p = block.create_parameter(var.name, var._shape, var.dtype, bool(var.trainable),
+                                   need_clip=bool(var.need_clip),
+                                   optimize_attr=dict(var.optimize_attr or {}))
+        p.stop_gradient = bool(var.stop_gradient)
+        return
+    block.create_var(var.name, var._shape, var.dtype, bool(var.persistable),
+                     bool(var.stop_gradient), var.kind, bool(var.is_data))
+
+
+def copy_program(program):
+    """The Program `program_from_dict(program_to_dict(program))` returns, built directly
+    (no intermediate dicts, no format checks): Program.clone's copy, in time linear in
+    the program's size. Like a file, the copy keeps no op origins or regularizers."""
+    copy = Program()
+    copy.random_seed = int(program.random_seed or 0)
+    for b in program.blocks[1:]:
+        copy.blocks.append(Block(copy, b.idx, b.parent_idx))
+    for b, block in zip(program.blocks, copy.blocks):
+        block.forward_block_idx = int(b.forward_block_idx)
+    for b, block in zip(program.blocks, copy.blocks):
+        for var in b.vars.values():
+            _copy_var(block, var)
+        for op in b.ops:
+            attrs = {k: _copied_attr(op.attrs[k], copy) for k in sorted(op.attrs)}
+            block.append_op(op.type, op.inputs, op.outputs, _typed_attrs(op.type, attrs))
+    copy._current = 0
+    return copy
 
 
 def program_to_json(program):
