@@ -322,6 +322,8 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__} does not define forward")
 
     def __call__(self, *inputs, **kwargs):
+        if not (self._forward_pre_hooks or self._forward_post_hooks):
+            return self.forward(*inputs, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
             result = hook(self, inputs)
             if result is not None:
