@@ -218,9 +218,13 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
         """Reset `.grad` (to zeros when `set_to_zero`, else to None).
 
         Zeroing is lazy: the next backward replaces the gradient instead of adding to a
-        zero array, and reading `.grad` before that materialises the zeros."""
+        zero array, and reading `.grad` before that materialises the zeros. The old
+        buffer goes at once (a zero view of its shape stands in), so a training step
+        never holds last step's gradients beside the new ones."""
         if self._grad is not None and set_to_zero:
             self._grad_zero = True
+            old = self._grad._data
+            self._grad._set_data(np.broadcast_to(np.zeros((), old.dtype), old.shape))
         else:
             self._grad = None
             self._grad_zero = False
