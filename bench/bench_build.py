@@ -1,8 +1,8 @@
 """Build cost against program size: the first to_static call, stage by stage.
 
 Workloads: a Python-unrolled elementwise chain (`x = x * c + d`, N forward ops) and
-Transformer encoders (12 layers, then 48 and 192 for the growth), each called once with
-backward. Stages: convert (source -> converted function), build (trace the Program),
+Transformer encoders (12 layers: 433 ops, then 120 and 1,200 layers for the growth), each
+called once with backward. Stages: convert (source -> converted function), build (trace the Program),
 backward (grad ops), passes (CSE, DCE, folding, ...), plan (binding, slots, frees, in
 `executor.compile` minus its passes), first run (the straight-line functions generated
 and run, forward and backward). Times are CPU seconds of this process (`time.process_time`,
@@ -13,13 +13,16 @@ Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_build.py [N ...]   (not
 import math
 import sys
 import time
+from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout it lives in
 
-import sampan as paddle
-import sampan.nn as nn
-from sampan.executor import plan as plan_module
-from sampan.jit import partial_program, program_translator, to_static
+import numpy as np  # noqa: E402
+
+import sampan as paddle  # noqa: E402
+import sampan.nn as nn  # noqa: E402
+from sampan.executor import plan as plan_module  # noqa: E402
+from sampan.jit import partial_program, program_translator, to_static  # noqa: E402
 
 STAGES = ("convert", "build", "backward", "passes", "plan", "first run")
 
@@ -136,7 +139,7 @@ def main():
     table("Elementwise chain under to_static, first call with backward (CPU s per stage)",
           rows)
     rows = []
-    for layers in (12, 48, 192):
+    for layers in (12, 120, 1200):
         fn, args = transformer(layers)
         result = first_call(fn, args)
         rows.append((f"encoder x{layers}", result, steady_us_per_op(fn, args, result[3])))
