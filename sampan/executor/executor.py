@@ -132,7 +132,7 @@ class Executor:
         with seeding:
             if checked:
                 run_checked(plan, regs, nan_check)
-            elif workers > 1:
+            elif workers > 1 and plan.parallel.worth:  # the cost model: docs/executor.md
                 run_parallel(plan, regs, self._pool(workers))
             else:
                 run_sequential(plan, regs)

@@ -1,45 +1,39 @@
 """Dependency graph and value-version reference counts for the parallel scheduler."""
 
-__all__ = ["ParallelInfo", "parallel_info", "CHEAP_TYPES", "EXPENSIVE_TYPES"]
+from ..ops.registry import OPS
+from .cost import op_seconds
 
-CHEAP_TYPES = frozenset({"shape", "reshape", "full", "full_like", "scale", "assign",
-                         "squeeze", "unsqueeze", "flatten", "numel", "cast", "arange"})
-EXPENSIVE_TYPES = frozenset({"matmul", "matmul_grad", "bmm", "conv2d", "conv2d_grad",
-                             "einsum", "dot", "mv"})
-_SMALL = 4096
-_UNKNOWN_DIM = 64
+__all__ = ["ParallelInfo", "parallel_info", "OFFLOAD_SECONDS", "MIN_PARALLEL_SECONDS",
+           "MIN_SPEEDUP"]
+
+OFFLOAD_SECONDS = 1e-4       # ops estimated cheaper run inline on the scheduling thread
+MIN_PARALLEL_SECONDS = 2e-3  # plans estimated cheaper run sequentially ...
+MIN_SPEEDUP = 1.5            # ... and so do plans whose work / critical path is below this
 
 
 class ParallelInfo:
-    """succs/indeg per instruction, cheap flags, and per-version reader counts."""
+    """succs/indeg per instruction, cheap flags, per-version reader counts, and `worth`:
+    whether the cost model expects running in parallel to pay."""
 
-    __slots__ = ("succs", "indeg", "cheap", "releases", "dead", "counts")
+    __slots__ = ("succs", "indeg", "cheap", "releases", "dead", "counts", "worth",
+                 "seconds", "critical")
 
-    def __init__(self, succs, indeg, cheap, releases, dead, counts):
+    def __init__(self, succs, indeg, cheap, releases, dead, counts, seconds, critical):
         self.succs, self.indeg, self.cheap = succs, indeg, cheap
         self.releases, self.dead, self.counts = releases, dead, counts
+        self.seconds, self.critical = seconds, critical
+        total = sum(seconds)
+        self.worth = (total >= MIN_PARALLEL_SECONDS and critical > 0
+                      and total / critical >= MIN_SPEEDUP)
 
 
-def _elements(block, names):
-    """Largest declared element count among `names` (unknown dims count as 64)."""
-    best = 0
-    for name in names:
-        if name is None or not block.has_var_recursive(name):
-            continue
-        n = 1
-        for d in block.var(name).shape:
-            n *= _UNKNOWN_DIM if d < 0 else d
-        best = max(best, n)
-    return best
-
-
-def _is_cheap(node, bound, block):
-    """Cheap ops run inline on the scheduling thread; the rest go to the pool."""
-    if node.type in CHEAP_TYPES:
-        return True
-    if node.type in EXPENSIVE_TYPES:
-        return False
-    return _elements(block, bound.in_names + bound.out_names) < _SMALL
+def _critical_path(preds, seconds):
+    """Estimated seconds of the longest dependency chain (instructions are in a valid
+    order: every predecessor comes first)."""
+    finish = []
+    for ps, s in zip(preds, seconds):
+        finish.append(s + max((finish[p] for p in ps), default=0.0))
+    return max(finish, default=0.0)
 
 
 def _edges(bounds, slots):
@@ -101,6 +95,7 @@ def parallel_info(nodes, bounds, slots, block, pinned):
         for p in sorted(ps):
             succs[p].append(i)
     releases, dead, counts = _versions(bounds, slots, pinned)
-    cheap = [_is_cheap(n, b, block) for n, b in zip(nodes, bounds)]
+    seconds = [op_seconds(node, block, OPS) for node in nodes]
+    cheap = [s < OFFLOAD_SECONDS for s in seconds]
     return ParallelInfo([tuple(s) for s in succs], [len(p) for p in preds], cheap,
-                        releases, dead, counts)
+                        releases, dead, counts, seconds, _critical_path(preds, seconds))

@@ -4,7 +4,9 @@ import pytest
 
 from sampan.executor import (BuildStrategy, CompiledProgram, ExecutionStrategy, Executor,
                              Scope, compile)
+from sampan.executor import executor as executor_module, schedule_info
 from sampan.executor.passes import FUSED
+from sampan.executor.run import run_parallel
 from sampan.ops.registry import OPS
 from sampan.static.interpreter import interpret
 
@@ -66,14 +68,29 @@ def test_each_pass_is_bit_identical(model):
         assert _run(model, strategy) == expected, strategy
 
 
+@pytest.fixture(params=["inline", "pool"])
+def forced_parallel(request, monkeypatch):
+    """The cost model overruled: every plan runs in parallel, with cheap ops inline or
+    every op on the pool."""
+    monkeypatch.setattr(schedule_info, "MIN_PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr(schedule_info, "MIN_SPEEDUP", 0.0)
+    if request.param == "pool":
+        monkeypatch.setattr(schedule_info, "OFFLOAD_SECONDS", 0.0)
+    ran = []
+    monkeypatch.setattr(executor_module, "run_parallel",
+                        lambda *args: (ran.append(1), run_parallel(*args)))
+    return ran
+
+
 @pytest.mark.parametrize("threads", [1, 2, 4, 8])
-def test_parallel_is_bit_identical(model, threads):
+def test_parallel_is_bit_identical(model, threads, forced_parallel):
     expected = _run(model)
     exe = Executor()
     full = BuildStrategy(**{p: True for p in PASSES})
     for k in range(20):
         assert _run(model, full if k % 2 else None, threads, exe) == expected
     exe.close()
+    assert len(forced_parallel) == (20 if threads > 1 else 0)
 
 
 def test_cse_and_folding_shrink_the_plan():
