@@ -1,4 +1,6 @@
 """Bind a Node to a callable over flat arrays: kernel + attribute tuple, prebuilt once."""
+import functools
+
 from ..core.errors import NotFoundError
 from ..ops.registry import OPS
 from .passes.bn_act import FUSED_BN_ACT
@@ -29,16 +31,25 @@ class Bound:
 def _with_attrs(kernel, n_tensors, attrs, need=None):
     """kernel taking `n_tensors` arrays, with its trailing arguments `attrs` pre-bound
     positionally (kernels take `(*tensors, *attrs)`) and `need=` when given: a lambda of
-    fixed arity generated once per instruction (a keyword partial copies its keyword dict
-    and the kernel parses keywords on every call)."""
+    fixed arity over closure cells (a keyword partial copies its keyword dict and the
+    kernel parses keywords on every call)."""
     if not attrs and need is None:
         return kernel
+    return _binder(n_tensors, len(attrs), need is not None)(kernel, need, *attrs)
+
+
+@functools.lru_cache(maxsize=None)
+def _binder(n_tensors, n_attrs, with_need):
+    """make(kernel, need, *attrs) -> that fixed-arity lambda; generated once per argument
+    count, not per instruction (an eval per instruction made binding a large share of the
+    build)."""
     tensors = "".join(f"t{k}, " for k in range(n_tensors))
-    bound = "".join(f"a{k}, " for k in range(len(attrs)))
-    option = "" if need is None else "need=need"
-    env = {"kernel": kernel, "need": need, **{f"a{k}": value for k, value in enumerate(attrs)}}
-    # source built from argument counts only; the values are bound through `env`
-    return eval(f"lambda {tensors}: kernel({tensors}{bound}{option})", env)  # noqa: S307
+    bound = "".join(f"a{k}, " for k in range(n_attrs))
+    params = "".join(f", a{k}" for k in range(n_attrs))
+    option = "need=need" if with_need else ""
+    # source built from argument counts only; the values are bound through the closure
+    return eval(f"lambda kernel, need{params}: lambda {tensors}: "  # noqa: S307
+                f"kernel({tensors}{bound}{option})", {})
 
 
 def _layout(node, opdef):

@@ -167,7 +167,8 @@ class PartialProgram:
         grad_program, seeds, grads = self._backward_program([self.names[k] for k in sources])
         fetch = [n for n in grads if n is not None]
         backward = compile_plan(grad_program, seeds, fetch, self.strategy)
-        saved = [n for n, *_ in backward.externals if n not in self.names]
+        given = set(self.names)
+        saved = [n for n, *_ in backward.externals if n not in given]
         forward = compile_plan(self.program, self.feed_names, outs + saved, self.strategy)
         return _Compiled(self.names, sources, forward, backward, saved, seeds,
                          [n is not None for n in grads])

@@ -96,7 +96,9 @@ def test_unbound_gradient_runs_without_regrouping():
     bound = bind_op(_ce_grad_node({"label": ["l"], "softmax": ["s"], "loss_grad": ["g"],
                                    "softmax_grad": []}))
     assert bound.fn.__code__.co_argcount == 3
-    assert bound.fn.__globals__["kernel"] is bw.kernel and bound.fn.__globals__["a0"] is None
+    cells = dict(zip(bound.fn.__code__.co_freevars,
+                     (c.cell_contents for c in bound.fn.__closure__)))
+    assert cells["kernel"] is bw.kernel and cells["a0"] is None
     assert bound.in_names == ["l", "s", "g"]
 
 

@@ -136,6 +136,8 @@ def test_kernels_bind_attributes_and_options_in_one_generated_call():
     plan = compile(model.main, ["label", "x"], names, BuildStrategy(enable_inplace=False))
     grads = [ins[0] for ins, node in zip(plan.code, plan.nodes) if node.type == "matmul_grad"]
     kernel = OPS["matmul_grad"].kernel
-    assert grads and all(fn.__globals__["kernel"] is kernel for fn in grads)
-    assert any(fn.__globals__["need"] == (False, True) for fn in grads)
+    cells = [dict(zip(fn.__code__.co_freevars, (c.cell_contents for c in fn.__closure__)))
+             for fn in grads]
+    assert grads and all(c["kernel"] is kernel for c in cells)
+    assert any(c.get("need") == (False, True) for c in cells)
     assert all(fn.__code__.co_argcount == 3 for fn in grads)
