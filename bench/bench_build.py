@@ -2,12 +2,13 @@
 
 Workloads: a Python-unrolled elementwise chain (`x = x * c + d`, N forward ops) and
 Transformer encoders (12 layers: 433 ops, then 120 and 1,200 layers for the growth), each
-called once with backward. Stages: convert (source -> converted function), build (trace the Program),
-backward (grad ops), passes (CSE, DCE, folding, ...), plan (binding, slots, frees, in
-`executor.compile` minus its passes), first run (the straight-line functions generated
-and run, forward and backward). Times are CPU seconds of this process (`time.process_time`,
-robust to other processes on a shared machine) with the wall time of the whole call
-beside them; `x2` columns give the growth of the total per doubling of N.
+called once with backward. Stages: convert (source -> converted function), build (trace
+the Program), backward (grad ops), passes (CSE, DCE, folding, ...), plan (binding, slots,
+frees: `executor.compile` minus its passes), first run (the rest: straight-line functions
+generated and run, forward and backward). Times are CPU seconds of this process
+(`time.process_time`, robust to other processes on a shared machine) with the wall time of
+the whole call beside them; `x2` is the growth of the total per doubling of the op count;
+`us/op` the CPU microseconds per forward op of a later call with backward (steady state).
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_build.py [N ...]   (not a test)
 """
 import math
@@ -52,7 +53,7 @@ class StageClock:
 
     def __enter__(self):
         self.wrap(program_translator, "convert_function", "convert")
-        self.wrap(program_translator.StaticFunction, "_build", "build")
+        self.wrap(program_translator.StaticFunction, "_trace", "build")
         self.wrap(partial_program.PartialProgram, "_backward_program", "backward")
         self.wrap(plan_module, "_optimise", "passes")
         self.wrap(plan_module, "build_plan", "plan")
@@ -79,12 +80,12 @@ def first_call(fn, args):
 
 
 def steady_us_per_op(fn, args, ops, repeat=5):
-    """Best microseconds per forward op of a later call with backward."""
+    """Best CPU microseconds per forward op of a later call with backward."""
     best = math.inf
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         fn(*args).backward()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best / ops * 1e6
 
 
@@ -145,7 +146,7 @@ def main():
         rows.append((f"encoder x{layers}", result, steady_us_per_op(fn, args, result[3])))
     table("Transformer encoder (d_model 32, 4 heads, ff 64; batch 2 x 8 tokens)", rows)
     print("\nx2: growth of the total CPU time per doubling of the op count; us/op: a later "
-          "call with backward, wall microseconds per forward op")
+          "call with backward, CPU microseconds per forward op")
 
 
 if __name__ == "__main__":

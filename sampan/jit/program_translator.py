@@ -434,7 +434,6 @@ class StaticFunction:
             log.event(2, f"to_static: cached program of {self._fn.__qualname__}")
         return program
 
-    @gc_paused()
     def _build(self, args, kwargs):
         """Trace the converted function into a new Program (under full_graph=False, a graph
         break here has no values to run on and raises GraphBreakError naming it)."""
@@ -453,6 +452,7 @@ class StaticFunction:
         inputs = [main.global_block().var(name) for name in input_names]
         return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy)
 
+    @gc_paused()
     def _trace(self, args, kwargs, breaks=None):
         """Run the converted function on static Variables; (main, startup, input names,
         outputs, state). `breaks`, a SegmentBuilder, cuts the Program where Python needs a
