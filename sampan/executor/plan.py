@@ -147,7 +147,7 @@ def _inplace(bounds, nodes, slots, pinned):
             producer[name] = i
 
 
-@gc_paused()
+@gc_paused
 def build_plan(program, block, feeds, fetches, strategy, checked=False):
     """Compile one block (no caching)."""
     nodes = [Node.of(op) for op in block.ops]

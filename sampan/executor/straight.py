@@ -108,7 +108,7 @@ def _chunks(plan):
     return chunks
 
 
-@gc_paused()
+@gc_paused
 def straight_function(plan):
     """run(regs) doing what the instruction loop does for `plan`."""
     chunks = _chunks(plan)

@@ -157,7 +157,7 @@ class PartialProgram:
             compiled = self._compiled[sources] = self._build(sources)
         return compiled
 
-    @gc_paused()
+    @gc_paused
     def _build(self, sources):
         """Compile the forward plan, plus the backward plan and what it needs when training."""
         outs = [v.name for v in self.out_vars]

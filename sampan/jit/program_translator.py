@@ -452,7 +452,7 @@ class StaticFunction:
         inputs = [main.global_block().var(name) for name in input_names]
         return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy)
 
-    @gc_paused()
+    @gc_paused
     def _trace(self, args, kwargs, breaks=None):
         """Run the converted function on static Variables; (main, startup, input names,
         outputs, state). `breaks`, a SegmentBuilder, cuts the Program where Python needs a

@@ -197,7 +197,7 @@ def _no_grad_names(no_grad_set, api):
             for v in _collection(no_grad_set, "no_grad_set", api)}
 
 
-@gc_paused()
+@gc_paused
 def _backward(targets, target_grads, sources, no_grad):
     """Shared core of append_backward and gradients; returns the grad table."""
     block = targets[0].block.program.global_block()
