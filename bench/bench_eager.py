@@ -1,5 +1,5 @@
-"""Eager overhead: `x + y` on [4, 4] float32, forward+backward of add, common small calls
-(a scalar operand, indexing, concat/stack/split), and `import sampan`.
+"""Eager overhead: `x + y` and `matmul` on [4, 4] float32, forward+backward of add, common
+small calls (a scalar operand, indexing, concat/stack/split), and `import sampan`.
 
 The first rows are timed round-robin (timing.interleaved: best of 25 rounds, each case in
 turn) so that the VM's speed drifts hit them and their baselines alike: NumPy, and PyTorch's
@@ -56,6 +56,7 @@ def torch_cases(a, b):
     x, y = torch.from_numpy(a.copy()), torch.from_numpy(b.copy())
     xg = torch.from_numpy(a.copy()).requires_grad_()
     return {"torch x + y [4,4]": lambda: x + y,
+            "torch matmul(x, y) [4,4]": lambda: torch.matmul(x, y),
             "torch (x + y).sum().backward()": lambda: (xg + y).sum().backward()}
 
 
@@ -72,12 +73,14 @@ def main():
         "numpy a + b [4,4]": lambda: a + b,
         "sampan x + y [4,4]": lambda: x + y,
         "sampan x + y, x requires grad (fwd only)": lambda: xg + y,
+        "sampan paddle.matmul(x, y) [4,4]": lambda: paddle.matmul(x, y),
         "sampan (x + y).sum().backward()": fwd_bwd,
     }
     cases.update(torch_cases(a, b))
     core = interleaved(cases, rounds=25, number=1000)
     baseline = core["numpy a + b [4,4]"]
     torch_of = {"sampan x + y [4,4]": "torch x + y [4,4]",
+                "sampan paddle.matmul(x, y) [4,4]": "torch matmul(x, y) [4,4]",
                 "sampan (x + y).sum().backward()": "torch (x + y).sum().backward()"}
     for name, seconds in core.items():
         versus = core.get(torch_of.get(name))
