@@ -52,6 +52,11 @@ def _verify_block(block, defined, problems):
                 problems.append(f"{where}: output {n!r} is not a declared variable")
             defined.add(n)
         if op.type in OPS and not problems:
+            stashes = [n for n in op.input_arg_names if block.var(n).kind == "scopes"]
+            if stashes:  # only control-flow ops read the values their sub-blocks stashed
+                problems.append(f"{where}: input(s) {stashes} hold a control-flow op's stashed "
+                                f"scopes, not tensors")
+                continue
             _check_meta(op, block, problems, where)
         problems.extend(f"{where}: {p}" for p in check_sub_blocks(op))
         for value in op.attrs.values():

@@ -23,6 +23,11 @@ def _op(doc, op_type, block=0):
     return next(op for op in doc["program"]["blocks"][block]["ops"] if op["type"] == op_type)
 
 
+def _last_op(doc, op_type):
+    """The last op of `op_type` in the global block (the head's, after the cond)."""
+    return [op for op in doc["program"]["blocks"][0]["ops"] if op["type"] == op_type][-1]
+
+
 def _rename(table, old, new):
     table[new] = table.pop(old)
 
@@ -46,6 +51,9 @@ CASES = [
      r"\(cond\): attribute 'false_block' must be block, got 3.5"),
     ("branch output not in its block", lambda d: _op(d, "cond")["attrs"].update(
         true_outs=["x"]), r"true_outs names \['x'\], neither written in sub-block"),
+    ("a tensor input naming a stash of scopes",
+     lambda d: _last_op(d, "add")["inputs"].update(y=_op(d, "cond")["outputs"]["Scope"]),
+     r"\(add\): input\(s\) \['cond_scope_\d+'\] hold a control-flow op's stashed scopes"),
     ("op key renamed", lambda d: _rename(_op(d, "relu"), "attrs", "attributes"),
      r"block 0 op \d+: keys .* are not"),
     ("a block without ops", lambda d: d["program"]["blocks"][0].pop("ops"),
