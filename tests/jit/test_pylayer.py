@@ -136,3 +136,34 @@ class BadCtx(PyLayer):
 def test_tensor_attribute_on_ctx_points_to_save_for_backward():
     with pytest.raises(TypeError, match="ctx.kept.*save_for_backward"):
         to_static(lambda x: BadCtx.apply(x))(paddle.ones([2]))
+
+
+class _TanhWithExtras(paddle.autograd.PyLayer):
+    """Returns non-Tensor values beside its Tensors, as Paddle's PyLayer may."""
+
+    @staticmethod
+    def forward(ctx, x, scale):
+        y = paddle.tanh(x) * scale
+        ctx.save_for_backward(y)
+        return 1, None, y, "tag"
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+def _use_extras(x):
+    one, nothing, y, tag = _TanhWithExtras.apply(x, 1.0)
+    return y * one if nothing is None and tag == "tag" else y
+
+
+def test_pylayer_forward_with_non_tensor_outputs_under_to_static():
+    values = np.array([[0.5, -1.0], [2.0, 0.1]], "float32")
+    x_eager = paddle.to_tensor(values, stop_gradient=False)
+    _use_extras(x_eager).sum().backward()
+    x_static = paddle.to_tensor(values, stop_gradient=False)
+    out = paddle.jit.to_static(_use_extras)(x_static)
+    out.sum().backward()
+    np.testing.assert_allclose(out.numpy(), np.tanh(values), rtol=1e-6)
+    np.testing.assert_allclose(x_static.grad.numpy(), x_eager.grad.numpy(), rtol=1e-6)

@@ -79,8 +79,7 @@ def pylayer_apply(cls, *args, **kwargs):
         return builder.call_eagerly(cls.apply, args, kwargs,
                                     f"{cls.__name__}.forward reads a value (run eagerly)")
     block = default_main_program().current_block()
-    outs = [block.var(n) for n in block.ops[-1].output("Out")][:call.count]
-    return outs[0] if call.kind is None else call.kind(outs)
+    return call.result([block.var(n) for n in block.ops[-1].output("Out")][:call.count])
 
 
 class _StaticApply:
@@ -90,6 +89,7 @@ class _StaticApply:
         self.cls, self.args, self.kwargs, self.positions = cls, args, kwargs, positions
         self.ctx = StaticPyLayerContext(cls)
         self.count, self.kind, self.local = 0, None, []
+        self.template, self.tensor_at = [], []
 
     def forward(self, *inputs):
         """Converted forward on the block's inputs; outputs, then the saved local values."""
@@ -97,16 +97,26 @@ class _StaticApply:
         for k, v in zip(self.positions, inputs):
             (args if isinstance(k, int) else kwargs)[k] = v
         result = _convert(self.cls.forward)(self.ctx, *args, **kwargs)
-        outs = list(result) if isinstance(result, (list, tuple)) else [result]
-        if not all(is_variable(o) for o in outs):
-            raise TypeError(f"PyLayer {self.cls.__name__}.forward must return Tensors under "
+        self.template = list(result) if isinstance(result, (list, tuple)) else [result]
+        self.tensor_at = [k for k, o in enumerate(self.template) if is_variable(o)]
+        if not self.tensor_at:
+            raise TypeError(f"PyLayer {self.cls.__name__}.forward must return a Tensor under "
                             f"to_static, got {result!r}")
+        outs = [self.template[k] for k in self.tensor_at]
         block = default_main_program().current_block()
         saved = self.ctx._saved
         self.local = [k for k, s in enumerate(saved) if is_variable(s) and s.block is block]
         self.count = len(outs)
         self.kind = type(result) if isinstance(result, (list, tuple)) else None
         return outs + [saved[k] for k in self.local]
+
+    def result(self, outs):
+        """forward's result with the op's outputs in place of its Tensors (its other
+        values, such as None or numbers, as forward returned them)."""
+        values = list(self.template)
+        for k, out in zip(self.tensor_at, outs):
+            values[k] = out
+        return values[0] if self.kind is None else self.kind(values)
 
     def backward(self, *grads):
         """Converted backward; saved local values are read as the op's extra outputs."""
