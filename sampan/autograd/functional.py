@@ -7,6 +7,7 @@ gradient. Rows are computed when an index first asks for them and cached.
 """
 import numpy as np
 
+from ..core.array_protocol import export_array
 from ..eager.autograd import grad
 from ..eager.tensor import Tensor, wrap
 from ..tensor import concat, stack
@@ -178,8 +179,7 @@ class Jacobian:
         return getattr(self._evaluate_all(), name)
 
     def __array__(self, dtype=None, copy=None):
-        array = self._evaluate_all().numpy()
-        return array if dtype is None else array.astype(dtype)
+        return export_array(self._evaluate_all().numpy(), dtype, copy)
 
     def __repr__(self):
         return f"{type(self).__name__}(shape={self.shape})"

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..core import dtype as dtypes
+from ..core.array_protocol import export_array
 from ..core.place import CPUPlace
 from ..core.item_index import check_item_index
 from ..core.printing import tensor_text
@@ -137,7 +138,7 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
         return self._data.tolist()
 
     def __array__(self, dtype=None, copy=None):
-        return self._data if dtype is None else self._data.astype(dtype)
+        return export_array(self._data, dtype, copy)
 
     def __dlpack__(self, stream=None, **kwargs):
         """A DLPack capsule sharing the data (`torch.from_dlpack(tensor)`, `np.from_dlpack`);

@@ -4,6 +4,8 @@ import threading
 
 import numpy as np
 
+from ..core.array_protocol import export_array
+
 __all__ = ["LoDTensor", "ScopeVar", "Scope", "global_scope", "scope_guard"]
 
 
@@ -32,7 +34,7 @@ class LoDTensor:
     def __array__(self, dtype=None, copy=None):
         if self._array is None:
             raise ValueError("tensor is not initialized (run the startup program first)")
-        return self._array if dtype is None else self._array.astype(dtype)
+        return export_array(self._array, dtype, copy)
 
     def numpy(self):
         return np.array(self)
