@@ -3,6 +3,8 @@
 Tensors are stored as arrays tagged with their kind, name and stop_gradient; loading
 rebuilds Tensors (or NumPy arrays with `return_numpy=True`) and never executes code. The
 LoDTensors of a static Program's `state_dict()` come back as LoDTensors, as in Paddle.
+`format="paddle"` writes Paddle's pickle instead, and `load` reads files `paddle.save`
+wrote (through `interop.paddle`'s restricted unpickler, which never runs code either).
 """
 import os
 
@@ -72,17 +74,39 @@ def _from_record(return_numpy):
     return build
 
 
+FORMATS = ("sampan", "paddle")
+
+
 def save(obj, path, protocol=4, **configs):
     """Write `obj` (a Tensor, or nested dicts/lists/tuples of tensors, arrays, numbers and
-    strings) to `path` atomically."""
+    strings) to `path` atomically.
+
+    `format="sampan"` (the default) writes the pickle-free state-tree file;
+    `format="paddle"` writes the pickle real Paddle's `paddle.load` reads (protocol 2-4).
+    """
+    file_format = configs.get("format", "sampan")
+    if file_format not in FORMATS:
+        raise ValueError(f"save: format must be one of {FORMATS}, got {file_format!r}")
     path = os.fspath(path)
     directory = os.path.dirname(path)
     if directory:
         os.makedirs(directory, exist_ok=True)
-    save_tree(obj, path, leaf_to_record=_to_record)
+    if file_format == "paddle":
+        from .interop.paddle.checkpoint_writer import save_checkpoint
+        save_checkpoint(obj, path, protocol)
+    else:
+        save_tree(obj, path, leaf_to_record=_to_record)
 
 
 def load(path, **configs):
-    """Read what `save` wrote; `return_numpy=True` gives arrays instead of Tensors."""
-    return load_tree(os.fspath(path),
-                     record_to_leaf=_from_record(bool(configs.get("return_numpy", False))))
+    """Read what `save` wrote, or a checkpoint real Paddle's `paddle.save` wrote (a pickle,
+    read without running any code in it); `return_numpy=True` gives arrays instead of
+    Tensors, `keep_name_table=True` keeps a Paddle state dict's name table."""
+    path = os.fspath(path)
+    return_numpy = bool(configs.get("return_numpy", False))
+    with open(path, "rb") as file:
+        head = file.read(2)
+    if len(head) == 2 and head[0] == 0x80:
+        from .interop.paddle.checkpoint import load_checkpoint
+        return load_checkpoint(path, return_numpy, bool(configs.get("keep_name_table")))
+    return load_tree(path, record_to_leaf=_from_record(return_numpy))

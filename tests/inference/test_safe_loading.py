@@ -150,13 +150,15 @@ BANNED_MODULES = {"pickle", "_pickle", "cPickle", "marshal", "dill", "shelve", "
                   "joblib", "cloudpickle"}
 BANNED_NAMES = {"eval", "exec", "__import__", "compile"}
 SCANNED = ["jit/save_load.py", "jit/translated_layer.py", "inference", "serialization",
-           "static/serialize.py", "static/io.py"]
+           "static/serialize.py", "static/io.py", "interop", "interop/paddle"]
 
 
 def sources():
+    """The loaders' modules (writers, which may use pickle to write, are not loaders)."""
     for entry in SCANNED:
         path = ROOT / entry
-        yield from sorted(path.glob("*.py")) if path.is_dir() else [path]
+        files = sorted(path.glob("*.py")) if path.is_dir() else [path]
+        yield from (f for f in files if not f.name.endswith("_writer.py"))
 
 
 @pytest.mark.parametrize("path", list(sources()), ids=lambda p: str(p.relative_to(ROOT)))
