@@ -291,7 +291,15 @@ def check_params(methods, params, path):
 
 
 def load_model(model_file, params_file, prefix=None):
-    """({method: SavedMethod}, {name: array}); with `prefix`, the other listed methods too."""
+    """({method: SavedMethod}, {name: array}); with `prefix`, the other listed methods too.
+
+    A model Paddle itself wrote (PIR `.json` or protobuf `.pdmodel`) is read by
+    `sampan.interop.paddle`, loaded only then.
+    """
+    from ..interop.paddle.model_reader import is_paddle_model
+    if is_paddle_model(model_file):
+        from ..interop.paddle.model_reader import read_paddle_model
+        return read_paddle_model(model_file, params_file)
     main = read_method(model_file)
     methods = {main.name: main}
     for name in main.methods if prefix is not None else ():

@@ -1,0 +1,85 @@
+"""Paddle inference models (`.json` PIR or `.pdmodel` protobuf, with `.pdiparams`) read
+into what `inference.model_format.load_model` returns: ({"forward": SavedMethod},
+{name: array}). Every defect of the files is a CorruptFileError naming the file; ops sampan
+lacks are one UnsupportedPaddleOp naming all of them."""
+import os
+import struct
+
+from ...inference.model_format import MAX_MODEL_BYTES, SavedMethod
+from ...serialization import CorruptFileError, strict_json
+from ...static.verify import verify_program
+from ..errors import UnsupportedPaddleOp
+from .builder import build_program
+from .op_table import PIR_OPS, rule_for
+from .pir_json import MalformedProgram, parse_pir
+from .tensor_stream import read_tensors
+
+__all__ = ["is_paddle_model", "read_paddle_model"]
+
+
+def is_paddle_model(path):
+    """True when `path` holds a Paddle-written program (PIR JSON or a protobuf
+    ProgramDesc) rather than a sampan model document."""
+    with open(path, "rb") as file:
+        head = file.read(64).lstrip()
+    if head.startswith(b"{"):
+        return b'"base_code"' in head
+    return bool(head)
+
+
+def _fail(path, what):
+    return CorruptFileError(f"corrupt Paddle model file {os.fspath(path)!r}: {what}")
+
+
+def _read_graph(path):
+    """The PaddleGraph of a model file and its op table."""
+    with open(path, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > MAX_MODEL_BYTES:
+            raise _fail(path, f"{size} bytes exceeds the {MAX_MODEL_BYTES}-byte limit")
+        raw = file.read(size)
+    if raw.lstrip().startswith(b"{"):
+        try:
+            return parse_pir(strict_json.decode(raw)), PIR_OPS
+        except (ValueError, MalformedProgram, RecursionError) as exc:
+            raise _fail(path, exc) from None
+    from .program_desc import parse_program_desc
+    try:
+        return parse_program_desc(raw), PIR_OPS
+    except (ValueError, KeyError, IndexError, struct.error, UnicodeDecodeError,
+            AttributeError, TypeError) as exc:
+        raise _fail(path, f"{type(exc).__name__}: {exc}") from None
+
+
+def read_paddle_model(model_file, params_file):
+    """({"forward": SavedMethod}, {name: array}) of a Paddle inference model."""
+    graph, table = _read_graph(model_file)
+    missing = {t for t in graph.op_types() if rule_for(table, t) is None}
+    if missing:
+        raise UnsupportedPaddleOp(os.fspath(model_file), missing)
+    try:
+        program, sig = build_program(graph, table)
+        verify_program(program)
+    except Exception as exc:  # noqa: BLE001 - the IR code on hostile input: a corrupt file
+        raise _fail(model_file, f"cannot convert: {type(exc).__name__}: {str(exc)[:500]}") \
+            from None
+    names = sorted(sig.parameters)
+    arrays = read_tensors(params_file, len(names))
+    params = {}
+    for name, array in zip(names, arrays):
+        declared = sig.parameters[name]
+        if list(array.shape) != declared.shape or array.dtype.name != declared.dtype:
+            raise CorruptFileError(
+                f"corrupt Paddle params file {os.fspath(params_file)!r}: {name!r} is "
+                f"{array.dtype} {list(array.shape)}, the program declares {declared}")
+        params[name] = array
+    outputs = [v.name for v in sig.outputs]
+    structure = {"var": 0} if len(outputs) == 1 else {
+        "list": [{"var": i} for i in range(len(outputs))]}
+    doc = {"method": "forward", "methods": ["forward"], "program": None,
+           "inputs": [{"name": n, "shape": s, "dtype": d} for n, s, d in sig.inputs],
+           "outputs": list(dict.fromkeys(outputs)), "output_structure": structure,
+           "parameters": names}
+    if len(doc["outputs"]) != len(outputs):
+        raise _fail(model_file, "the same value is fetched twice")
+    return {"forward": SavedMethod(doc, program)}, params

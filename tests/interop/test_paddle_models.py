@@ -1,0 +1,132 @@
+"""Inference models exported by real Paddle 3.3.1 (tests/interop/fixtures, made by
+make_fixtures.py) run through sampan's three entry points and match Paddle Inference's
+outputs."""
+import json
+import pathlib
+import shutil
+
+import numpy as np
+import pytest
+
+import sampan as paddle
+from sampan.inference import Config, create_predictor
+from sampan.interop import UnsupportedPaddleOp
+from sampan.serialization import CorruptFileError
+
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+PIR = sorted(p.stem for p in (FIXTURES / "pir").glob("*.json"))
+LEGACY = sorted(p.stem for p in (FIXTURES / "legacy").glob("*.pdmodel"))
+
+
+def reference(prefix):
+    data = np.load(f"{prefix}.npz", allow_pickle=False)
+    inputs = [data[f"in{i}"] for i in range(len([k for k in data.files if k[:2] == "in"]))]
+    outputs = [data[f"out{i}"] for i in range(len([k for k in data.files if k[:3] == "out"]))]
+    return inputs, outputs
+
+
+def check(outputs, expected):
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    assert len(outputs) == len(expected)
+    for got, want in zip(outputs, expected):
+        got = got.numpy() if hasattr(got, "numpy") else got
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def run_jit_load(prefix, inputs):
+    return paddle.jit.load(prefix)(*[paddle.to_tensor(x) for x in inputs])
+
+
+def run_static(prefix, inputs):
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+        return exe.run(program, feed=dict(zip(feeds, inputs)), fetch_list=fetches)
+    finally:
+        paddle.disable_static()
+
+
+def run_predictor(prefix, inputs, suffix):
+    predictor = create_predictor(Config(f"{prefix}{suffix}", f"{prefix}.pdiparams"))
+    for name, value in zip(predictor.get_input_names(), inputs):
+        predictor.get_input_handle(name).copy_from_cpu(value)
+    predictor.run()
+    return [predictor.get_output_handle(n).copy_to_cpu() for n in predictor.get_output_names()]
+
+
+ENTRY_POINTS = {"jit.load": run_jit_load, "static.load_inference_model": run_static}
+
+
+@pytest.mark.parametrize("entry", ["jit.load", "static.load_inference_model", "predictor"])
+@pytest.mark.parametrize("name", PIR)
+def test_pir_model_matches_paddle(name, entry):
+    prefix = str(FIXTURES / "pir" / name)
+    inputs, expected = reference(prefix)
+    if entry == "predictor":
+        check(run_predictor(prefix, inputs, ".json"), expected)
+    else:
+        check(ENTRY_POINTS[entry](prefix, inputs), expected)
+
+
+@pytest.mark.parametrize("entry", ["jit.load", "static.load_inference_model", "predictor"])
+@pytest.mark.parametrize("name", LEGACY)
+def test_legacy_model_matches_paddle(name, entry):
+    prefix = str(FIXTURES / "legacy" / name)
+    inputs, expected = reference(prefix)
+    if entry == "predictor":
+        check(run_predictor(prefix, inputs, ".pdmodel"), expected)
+    else:
+        check(ENTRY_POINTS[entry](prefix, inputs), expected)
+
+
+def test_dynamic_batch_and_control_flow_follow_the_inputs():
+    prefix = str(FIXTURES / "pir" / "while_loop")
+    layer = paddle.jit.load(prefix)
+    h, count = layer(paddle.to_tensor(np.full((4, 3), 100.0, "float32")))
+    assert h.shape == [4, 3] and count.numpy().tolist() == [0]   # the loop never runs
+    (x,), _ = reference(prefix)
+    big = np.concatenate([x, x * 3.0])
+    assert layer(paddle.to_tensor(big))[0].shape == [2, 3]
+
+
+def copy_model(tmp_path, name):
+    for suffix in (".json", ".pdiparams"):
+        shutil.copy(FIXTURES / "pir" / f"{name}{suffix}", tmp_path / f"m{suffix}")
+    return tmp_path / "m"
+
+
+def edit_ops(prefix, edit):
+    path = pathlib.Path(f"{prefix}.json")
+    doc = json.loads(path.read_text())
+    edit(doc["program"]["regions"][0]["blocks"][0]["ops"])
+    path.write_text(json.dumps(doc))
+
+
+def test_unsupported_ops_are_all_named_at_once(tmp_path):
+    prefix = copy_model(tmp_path, "mlp_if")
+
+    def rename(ops):
+        kinds = [op for op in ops if op["#"] in ("1.relu", "1.matmul")]
+        kinds[0]["#"], kinds[1]["#"] = "1.fancy_op", "1.other_op"
+    edit_ops(prefix, rename)
+    with pytest.raises(UnsupportedPaddleOp) as info:
+        paddle.jit.load(str(prefix))
+    assert info.value.ops == ["pd_op.fancy_op", "pd_op.other_op"]
+    assert "pd_op.fancy_op, pd_op.other_op" in str(info.value)
+
+
+def test_params_that_do_not_match_the_program_are_refused(tmp_path):
+    prefix = copy_model(tmp_path, "resnet_tiny")
+    shutil.copy(FIXTURES / "pir" / "vgg_tiny.pdiparams", f"{prefix}.pdiparams")
+    with pytest.raises(CorruptFileError, match="Paddle params file"):
+        paddle.jit.load(str(prefix))
+
+
+def test_in_place_variant_uses_its_ops_rule(tmp_path):
+    prefix = copy_model(tmp_path, "mlp_if")
+    edit_ops(prefix, lambda ops: [op.update({"#": "1.relu_"}) for op in ops
+                                  if op["#"] == "1.relu"])
+    inputs, expected = reference(FIXTURES / "pir" / "mlp_if")
+    check(run_jit_load(str(prefix), inputs), expected)
