@@ -150,11 +150,16 @@ def save(layer, path, input_spec=None, output_spec=None, **configs):
     """Save `layer` (a Layer or function) for inference as `path.pdmodel` + `path.pdiparams`.
 
     Traces in eval mode; extra `@to_static` methods of a Layer go to `path.<method>.pdmodel`
-    and share the parameter file. Files are replaced atomically.
+    and share the parameter file. Files are replaced atomically. `format="paddle"` writes
+    Paddle 3's `path.json` + `path.pdiparams` instead (the forward method), which Paddle
+    Inference serves (docs/interop.md).
     """
+    file_format = configs.pop("format", "sampan")
     unknown = set(configs) - _IGNORED_CONFIGS
     if unknown:
         raise TypeError(f"jit.save got unsupported config(s) {sorted(unknown)}")
+    if file_format not in ("sampan", "paddle"):
+        raise ValueError(f"jit.save: format must be 'sampan' or 'paddle', got {file_format!r}")
     check_spec_list(input_spec, "jit.save")
     if isinstance(layer, TranslatedLayer):
         methods, values = _export_translated(layer)
@@ -166,6 +171,10 @@ def save(layer, path, input_spec=None, output_spec=None, **configs):
                                          output_spec if name == "forward" else None)
                 methods.append(exported)
                 values.update(state)
+    if file_format == "paddle":
+        from ..interop.paddle.pir_writer import write_pir_model
+        write_pir_model(os.fspath(path), methods[0], values)
+        return
     save_model(os.fspath(path), methods, values)
 
 

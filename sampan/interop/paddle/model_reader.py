@@ -48,7 +48,8 @@ def _read_graph(path):
         return parse_program_desc(raw), PIR_OPS
     except (ValueError, KeyError, IndexError, struct.error, UnicodeDecodeError,
             AttributeError, TypeError) as exc:
-        raise _fail(path, f"{type(exc).__name__}: {exc}") from None
+        raise _fail(path, f"is neither a UTF-8 JSON model nor a Paddle ProgramDesc "
+                          f"({type(exc).__name__}: {exc})") from None
 
 
 def read_paddle_model(model_file, params_file):

@@ -1,0 +1,64 @@
+"""Models sampan trains and exports for Paddle (tests/interop/test_paddle_export.py and
+fixtures/paddle_reads_sampan.py use the same definitions and seeds)."""
+import numpy as np
+
+import sampan as paddle
+from sampan import nn
+from sampan.static import InputSpec
+
+
+class Cnn(nn.Layer):
+    """Conv + BatchNorm + pooling + Linear + Dropout + LayerNorm, a constant and a mean."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(3, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2D(4)
+        self.pool = nn.MaxPool2D(2)
+        self.fc = nn.Linear(4 * 4 * 4, 5)
+        self.drop = nn.Dropout(0.3)
+        self.norm = nn.LayerNorm(5)
+
+    def forward(self, x):
+        y = self.pool(nn.functional.relu(self.bn(self.conv(x))))
+        y = self.norm(self.drop(self.fc(paddle.flatten(y, 1))))
+        return nn.functional.softmax(y.reshape([-1, 5]) * 2.0 + y.mean(axis=1, keepdim=True))
+
+
+class TextMlp(nn.Layer):
+    """Embedding, GELU and tanh layers, a transpose and an average pool over tokens."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(20, 6)
+        self.fc1 = nn.Linear(6, 8)
+        self.fc2 = nn.Linear(8, 3)
+
+    def forward(self, ids):
+        h = nn.functional.gelu(self.fc1(self.emb(ids)))
+        h = paddle.transpose(h, [0, 2, 1]).mean(axis=2)
+        return paddle.tanh(self.fc2(h))
+
+
+def models():
+    """{name: (trained layer in eval mode, [InputSpec], input array)} with fixed seeds."""
+    paddle.seed(7)
+    cnn = Cnn()
+    ids = np.random.RandomState(4).randint(0, 20, (3, 5)).astype("int64")
+    x = np.random.RandomState(5).rand(2, 3, 8, 8).astype("float32")
+    out = {"cnn": (cnn, [InputSpec([None, 3, 8, 8], "float32", "x")], x),
+           "text_mlp": (TextMlp(), [InputSpec([None, 5], "int64", "ids")], ids)}
+    _train(cnn, x)
+    for layer, _, _ in out.values():
+        layer.eval()
+    return out
+
+
+def _train(layer, x):
+    """A few SGD steps, so the exported weights and BatchNorm statistics are trained."""
+    opt = paddle.optimizer.SGD(0.1, parameters=layer.parameters())
+    for _ in range(3):
+        loss = layer(paddle.to_tensor(x)).square().sum()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
