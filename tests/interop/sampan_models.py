@@ -41,7 +41,13 @@ class TextMlp(nn.Layer):
 
 
 def models():
-    """{name: (trained layer in eval mode, [InputSpec], input array)} with fixed seeds."""
+    """{name: (trained layer in eval mode, [InputSpec], input array)} with fixed seeds and
+    fresh parameter names (whatever layers the process made before)."""
+    with paddle.utils.unique_name.guard():
+        return _models()
+
+
+def _models():
     paddle.seed(7)
     cnn = Cnn()
     ids = np.random.RandomState(4).randint(0, 20, (3, 5)).astype("int64")

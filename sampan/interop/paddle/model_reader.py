@@ -18,13 +18,15 @@ __all__ = ["is_paddle_model", "read_paddle_model"]
 
 
 def is_paddle_model(path):
-    """True when `path` holds a Paddle-written program (PIR JSON or a protobuf
-    ProgramDesc) rather than a sampan model document."""
+    """True when `path` holds a Paddle-written program (PIR JSON with a `base_code` header,
+    or a protobuf ProgramDesc, whose first byte is field 1 `blocks`: 0x0A) rather than a
+    sampan model document."""
     with open(path, "rb") as file:
-        head = file.read(64).lstrip()
+        raw = file.read(64)
+    head = raw.lstrip()
     if head.startswith(b"{"):
         return b'"base_code"' in head
-    return bool(head)
+    return raw[:1] == b"\x0a"
 
 
 def _fail(path, what):
@@ -48,8 +50,9 @@ def _read_graph(path):
         return parse_program_desc(raw), PIR_OPS
     except (ValueError, KeyError, IndexError, struct.error, UnicodeDecodeError,
             AttributeError, TypeError) as exc:
-        raise _fail(path, f"is neither a UTF-8 JSON model nor a Paddle ProgramDesc "
-                          f"({type(exc).__name__}: {exc})") from None
+        raise CorruptFileError(
+            f"corrupt sampan or Paddle model file {os.fspath(path)!r}: is neither a UTF-8 "
+            f"JSON model nor a Paddle ProgramDesc ({type(exc).__name__}: {exc})") from None
 
 
 def read_paddle_model(model_file, params_file):
