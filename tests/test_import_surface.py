@@ -123,9 +123,10 @@ def _write_record():
     surface = json.loads(_run(WALK))
     with open(RECORD, "w") as f:
         for module in sorted(surface):
-            f.write(textwrap.fill(" ".join(surface[module]), 96,
-                                  initial_indent=f"{module}: ", subsequent_indent="  ",
-                                  break_on_hyphens=False) + "\n")
+            names = " ".join(surface[module])
+            f.write(textwrap.fill(names, 96, initial_indent=f"{module}: ",
+                                  subsequent_indent="  ", break_on_hyphens=False)
+                    + "\n" if names else f"{module}:\n")
 
 
 if __name__ == "__main__":
