@@ -73,8 +73,10 @@ def test_round_trip_through_paddle_format(tmp_path, name):
 class WithIf(paddle.nn.Layer):
     def forward(self, x):
         if x.mean() > 0:
-            x = paddle.nn.functional.sigmoid(x)
-        return paddle.cumprod(x, 0)
+            y = paddle.nn.functional.sigmoid(x)
+        else:
+            y = x * 2.0
+        return paddle.cumprod(y, 0)
 
 
 def test_ops_without_a_paddle_form_are_named(tmp_path):

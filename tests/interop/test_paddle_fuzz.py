@@ -13,6 +13,7 @@ import pytest
 import sampan as paddle
 from sampan.interop import UnsupportedPaddleOp
 from sampan.interop.paddle.tensor_stream import read_tensors
+from sampan.interop.paddle.wire import varint_bytes
 from sampan.serialization import CorruptFileError
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
@@ -80,7 +81,7 @@ def test_mutated_files_fail_cleanly(tmp_path, case, target):
 @pytest.mark.parametrize("declared", [2**31, 2**40, 2**62])
 def test_declared_sizes_beyond_the_file_are_refused_before_allocating(tmp_path, declared):
     path = tmp_path / "p.pdiparams"
-    desc = b"\x08\x05\x10" + bytes([0x80 | (declared & 0x7F)]) + _varint(declared >> 7)
+    desc = b"\x08\x05\x10" + varint_bytes(declared)
     path.write_bytes(struct.pack("<IQIi", 0, 0, 0, len(desc)) + desc + b"\0" * 16)
     tracemalloc.start()
     try:
@@ -90,16 +91,6 @@ def test_declared_sizes_beyond_the_file_are_refused_before_allocating(tmp_path, 
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20
-
-
-def _varint(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
 
 
 def test_lod_and_descriptor_sizes_are_checked(tmp_path):
