@@ -154,15 +154,25 @@ def _fail(path, what):
     return CorruptFileError(f"corrupt sampan model file {os.fspath(path)!r}: {what}")
 
 
-def _read_json(path):
-    """The parsed JSON of a model file no larger than MAX_MODEL_BYTES."""
+def read_model_bytes(path):
+    """The bytes of a model file no larger than MAX_MODEL_BYTES (the size is checked before
+    reading); raises ValueError naming the defect."""
     with open(path, "rb") as file:
         size = os.fstat(file.fileno()).st_size
         if size > MAX_MODEL_BYTES:
-            raise _Malformed(f"{size} bytes exceeds the {MAX_MODEL_BYTES}-byte model size limit")
+            raise ValueError(f"{size} bytes exceeds the {MAX_MODEL_BYTES}-byte model size limit")
         raw = file.read(size + 1)
     if len(raw) != size:
-        raise _Malformed("file size changed while it was read")
+        raise ValueError("file size changed while it was read")
+    return raw
+
+
+def _read_json(path):
+    """The parsed JSON of a model file no larger than MAX_MODEL_BYTES."""
+    try:
+        raw = read_model_bytes(path)
+    except ValueError as exc:
+        raise _Malformed(str(exc)) from None
     try:
         return strict_json.decode(raw)
     except ValueError as exc:
@@ -290,16 +300,17 @@ def check_params(methods, params, path):
                                   f"{var.shape} {var.dtype.name}")
 
 
-def load_model(model_file, params_file, prefix=None):
+def load_model(model_file, params_file, prefix=None, inference=False):
     """({method: SavedMethod}, {name: array}); with `prefix`, the other listed methods too.
 
     A model Paddle itself wrote (PIR `.json` or protobuf `.pdmodel`) is read by
-    `sampan.interop.paddle`, loaded only then.
+    `sampan.interop.paddle`, loaded only then; `inference=True` lets that reader fold
+    batch norms into convolutions (the parameters then differ from the file's).
     """
     from ..interop.paddle.model_reader import is_paddle_model
     if is_paddle_model(model_file):
         from ..interop.paddle.model_reader import read_paddle_model
-        return read_paddle_model(model_file, params_file)
+        return read_paddle_model(model_file, params_file, inference)
     main = read_method(model_file)
     methods = {main.name: main}
     for name in main.methods if prefix is not None else ():

@@ -83,7 +83,8 @@ class Predictor:
     """A loaded inference model bound to one compiled plan."""
 
     def __init__(self, config):
-        methods, params = load_model(config.prog_file(), config.params_file())
+        methods, params = load_model(config.prog_file(), config.params_file(),
+                                     inference=config.ir_optim())
         (self._method,) = methods.values()
         self._scope = Scope()
         for name, array in params.items():

@@ -59,24 +59,17 @@ def run_predictor(prefix, inputs, suffix):
 ENTRY_POINTS = {"jit.load": run_jit_load, "static.load_inference_model": run_static}
 
 
-@pytest.mark.parametrize("entry", ["jit.load", "static.load_inference_model", "predictor"])
-@pytest.mark.parametrize("name", PIR)
-def test_pir_model_matches_paddle(name, entry):
-    prefix = str(FIXTURES / "pir" / name)
-    inputs, expected = reference(prefix)
-    if entry == "predictor":
-        check(run_predictor(prefix, inputs, ".json"), expected)
-    else:
-        check(ENTRY_POINTS[entry](prefix, inputs), expected)
+MODELS = [("pir", name, ".json") for name in PIR] + [("legacy", name, ".pdmodel")
+                                                     for name in LEGACY]
 
 
 @pytest.mark.parametrize("entry", ["jit.load", "static.load_inference_model", "predictor"])
-@pytest.mark.parametrize("name", LEGACY)
-def test_legacy_model_matches_paddle(name, entry):
-    prefix = str(FIXTURES / "legacy" / name)
+@pytest.mark.parametrize("folder,name,suffix", MODELS, ids=[f"{f}-{n}" for f, n, _ in MODELS])
+def test_model_matches_paddle(folder, name, suffix, entry):
+    prefix = str(FIXTURES / folder / name)
     inputs, expected = reference(prefix)
     if entry == "predictor":
-        check(run_predictor(prefix, inputs, ".pdmodel"), expected)
+        check(run_predictor(prefix, inputs, suffix), expected)
     else:
         check(ENTRY_POINTS[entry](prefix, inputs), expected)
 
@@ -130,3 +123,19 @@ def test_in_place_variant_uses_its_ops_rule(tmp_path):
                                   if op["#"] == "1.relu"])
     inputs, expected = reference(FIXTURES / "pir" / "mlp_if")
     check(run_jit_load(str(prefix), inputs), expected)
+
+
+def test_predictor_folds_batch_norms_and_jit_load_keeps_them():
+    from sampan.inference.model_format import load_model
+    prefix = FIXTURES / "pir" / "mobilenet_v3_small"
+    files = (f"{prefix}.json", f"{prefix}.pdiparams")
+    kept, params = load_model(*files)
+    folded, folded_params = load_model(*files, inference=True)
+
+    def types(methods):
+        return [op.type for op in methods["forward"].program.global_block().ops]
+    assert types(kept).count("batch_norm") == 34
+    assert "batch_norm" not in types(folded)
+    assert not any("@bn_fold" in n for n in params)
+    assert len(folded_params) < len(params)
+    assert sorted(paddle.jit.load(str(prefix)).state_dict()) == sorted(params)

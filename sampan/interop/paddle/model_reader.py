@@ -5,11 +5,12 @@ lacks are one UnsupportedPaddleOp naming all of them."""
 import os
 import struct
 
-from ...inference.model_format import MAX_MODEL_BYTES, SavedMethod
+from ...inference.model_format import SavedMethod, read_model_bytes
 from ...serialization import CorruptFileError, strict_json
 from ...static.verify import verify_program
 from ..errors import UnsupportedPaddleOp
 from .builder import build_program
+from .fold_batch_norm import fold_batch_norms
 from .op_table import PIR_OPS, rule_for
 from .pir_json import MalformedProgram, parse_pir
 from .tensor_stream import read_tensors
@@ -35,11 +36,10 @@ def _fail(path, what):
 
 def _read_graph(path):
     """The PaddleGraph of a model file and its op table."""
-    with open(path, "rb") as file:
-        size = os.fstat(file.fileno()).st_size
-        if size > MAX_MODEL_BYTES:
-            raise _fail(path, f"{size} bytes exceeds the {MAX_MODEL_BYTES}-byte limit")
-        raw = file.read(size)
+    try:
+        raw = read_model_bytes(path)
+    except ValueError as exc:
+        raise _fail(path, exc) from None
     if raw.lstrip().startswith(b"{"):
         try:
             return parse_pir(strict_json.decode(raw)), PIR_OPS
@@ -55,12 +55,40 @@ def _read_graph(path):
             f"JSON model nor a Paddle ProgramDesc ({type(exc).__name__}: {exc})") from None
 
 
-def read_paddle_model(model_file, params_file):
-    """({"forward": SavedMethod}, {name: array}) of a Paddle inference model."""
+def _declared_parameters(graph):
+    """{name: TensorType} of the graph's stored (persistable) parameters."""
+    return {op.attrs["name"]: op.outputs[0][1] for op in graph.block.ops
+            if op.type == "builtin.parameter" and op.attrs.get("persistable", True)}
+
+
+def _read_params(params_file, declared):
+    """{name: array} of the params file, checked against the program's declarations."""
+    names = sorted(declared)
+    params = {}
+    for name, array in zip(names, read_tensors(params_file, len(names))):
+        vtype = declared[name]
+        if vtype is None or list(array.shape) != vtype.shape or array.dtype.name != vtype.dtype:
+            raise CorruptFileError(
+                f"corrupt Paddle params file {os.fspath(params_file)!r}: {name!r} is "
+                f"{array.dtype} {list(array.shape)}, the program declares {vtype}")
+        params[name] = array
+    return params
+
+
+def read_paddle_model(model_file, params_file, inference=False):
+    """({"forward": SavedMethod}, {name: array}) of a Paddle inference model.
+
+    `inference=True` (the predictor) also folds inference batch norms into the
+    convolutions before them, as Paddle Inference does; jit.load keeps the parameters as
+    the file has them, so the layer stays fine-tunable.
+    """
     graph, table = _read_graph(model_file)
     missing = {t for t in graph.op_types() if rule_for(table, t) is None}
     if missing:
         raise UnsupportedPaddleOp(os.fspath(model_file), missing)
+    params = _read_params(params_file, _declared_parameters(graph))
+    if inference:
+        fold_batch_norms(graph, params)
     try:
         program, sig = build_program(graph, table)
         verify_program(program)
@@ -68,15 +96,6 @@ def read_paddle_model(model_file, params_file):
         raise _fail(model_file, f"cannot convert: {type(exc).__name__}: {str(exc)[:500]}") \
             from None
     names = sorted(sig.parameters)
-    arrays = read_tensors(params_file, len(names))
-    params = {}
-    for name, array in zip(names, arrays):
-        declared = sig.parameters[name]
-        if list(array.shape) != declared.shape or array.dtype.name != declared.dtype:
-            raise CorruptFileError(
-                f"corrupt Paddle params file {os.fspath(params_file)!r}: {name!r} is "
-                f"{array.dtype} {list(array.shape)}, the program declares {declared}")
-        params[name] = array
     outputs = [v.name for v in sig.outputs]
     structure = {"var": 0} if len(outputs) == 1 else {
         "list": [{"var": i} for i in range(len(outputs))]}
