@@ -166,12 +166,25 @@ def _conv_setup(x_shape, filt, strides, paddings, padding_algorithm, dilations, 
     return in_hw, pads, dils
 
 
+def _pointwise(input, filter):
+    """A 1x1 (x1), stride-1, unpadded, ungrouped channels-first convolution: one matmul of
+    the filter with the input's [C, positions] rows, no im2col or layout copies."""
+    n, c = input.shape[:2]
+    rows = input.reshape(n, c, -1)
+    out = np.matmul(filter.reshape(filter.shape[0], c), rows[0] if n == 1 else rows)
+    return out.reshape((n, filter.shape[0]) + input.shape[2:])
+
+
 def conv(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format,
          *, need=(True, True)):
     """Grouped, strided, dilated cross-correlation; filter [O, C/groups, *kernel]. Also
     returns the im2col columns (a view of the padded input) for the backward to read."""
     in_hw, pads, dils = _conv_setup(input.shape, filter, strides, paddings, padding_algorithm,
                                     dilations, data_format)
+    if (not need[1] and groups == 1 and not channel_last(data_format)
+            and all(k == 1 for k in filter.shape[2:]) and all(s == 1 for s in strides)
+            and not any(pads)):
+        return _pointwise(input, filter), None
     out_hw = conv_output_hw(in_hw, filter.shape[2:], strides, paddings, padding_algorithm,
                             dilations)
     cols = _im2col(_to_cn(input, data_format, pads), filter.shape[2:], out_hw, strides, dils)
