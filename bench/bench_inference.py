@@ -1,13 +1,19 @@
-"""Inference benchmark: MLP 784-256-256-10, NumPy forward vs jit.load layer vs predictor.
+"""Inference benchmarks: MLP 784-256-256-10 (NumPy forward vs jit.load layer vs
+predictor), and a MobileNetV3-small exported by real Paddle, run by sampan's predictor and
+by Paddle Inference in the same run.
 
 Run: .venv/bin/python bench/bench_inference.py   (one BLAS thread; prints µs per call)
+The Paddle part needs Paddle's Python: PADDLE_PYTHON (default /tmp/pdvenv/bin/python).
 """
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+import json  # noqa: E402
+import subprocess  # noqa: E402
 import tempfile  # noqa: E402
+import time  # noqa: E402
 
 from timing import interleaved  # noqa: E402
 
@@ -43,12 +49,8 @@ def numpy_forward(weights, x):
     return h @ w3 + b3
 
 
-def runners(prefix, weights, batch):
-    """{name: zero-argument callable} for one batch size, all checked to agree."""
-    x = np.random.default_rng(batch).standard_normal((batch, SIZES[0])).astype("float32")
-    loaded = load(prefix)
-    tensor = sampan.to_tensor(x)
-    predictor = create_predictor(Config(prefix))
+def predict_fn(predictor, x):
+    """A zero-argument callable: copy x in, run the predictor, copy the output out."""
     handle = predictor.get_input_handle(predictor.get_input_names()[0])
     output = predictor.get_output_handle(predictor.get_output_names()[0])
 
@@ -56,6 +58,15 @@ def runners(prefix, weights, batch):
         handle.copy_from_cpu(x)
         predictor.run()
         return output.copy_to_cpu()
+    return predict
+
+
+def runners(prefix, weights, batch):
+    """{name: zero-argument callable} for one batch size, all checked to agree."""
+    x = np.random.default_rng(batch).standard_normal((batch, SIZES[0])).astype("float32")
+    loaded = load(prefix)
+    tensor = sampan.to_tensor(x)
+    predict = predict_fn(create_predictor(Config(prefix)), x)
 
     def layer():
         with sampan.no_grad():
@@ -65,6 +76,35 @@ def runners(prefix, weights, batch):
         np.testing.assert_allclose(fn(), expected, rtol=1e-4, atol=1e-5)
     return {"NumPy forward": lambda: numpy_forward(weights, x),
             "jit.load layer (no_grad)": layer, "predictor": predict}
+
+
+def paddle_mobilenet(size=224, rounds=10):
+    """Load time and batch-1 inference time of MobileNetV3-small (Paddle's export), in
+    sampan's predictor and in Paddle Inference (timed in a Paddle subprocess)."""
+    python = os.environ.get("PADDLE_PYTHON", "/tmp/pdvenv/bin/python")
+    if not os.path.exists(python):
+        print(f"MobileNetV3-small: skipped ({python} not found; set PADDLE_PYTHON)")
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    with tempfile.TemporaryDirectory() as folder:
+        prefix = os.path.join(folder, "mobilenet_v3_small")
+        done = subprocess.run([python, os.path.join(here, "paddle_mobilenet.py"), prefix,
+                               str(size), str(rounds)], check=True, capture_output=True,
+                              text=True)
+        theirs = json.loads(done.stdout.strip().splitlines()[-1])
+        x = np.load(prefix + ".input.npy")
+        start = time.perf_counter()
+        predictor = create_predictor(Config(prefix + ".json", prefix + ".pdiparams"))
+        load_seconds = time.perf_counter() - start
+        predict = predict_fn(predictor, x)
+        np.testing.assert_allclose(predict(), np.load(prefix + ".paddle_output.npy"),
+                                   rtol=1e-4, atol=1e-5)
+        ours = interleaved({"sampan": predict}, rounds=rounds, number=5)["sampan"]
+    print(f"\nMobileNetV3-small (Paddle 3 export), batch 1, {size}x{size}:")
+    print(f"{'':<24}{'load s':>10}{'ms/run':>10}")
+    print(f"{'Paddle Inference':<24}{theirs['load']:>10.3f}{theirs['infer'] * 1e3:>10.2f}")
+    print(f"{'sampan predictor':<24}{load_seconds:>10.3f}{ours * 1e3:>10.2f}")
+    print(f"sampan / Paddle inference time: {ours / theirs['infer']:.2f}x")
 
 
 def main():
@@ -79,6 +119,7 @@ def main():
             for name, seconds in times.items():
                 print(f"{f'batch {batch}: {name}':<34}{seconds * 1e6:>10.1f}"
                       f"{seconds / base:>9.2f}x")
+    paddle_mobilenet()
 
 
 if __name__ == "__main__":
