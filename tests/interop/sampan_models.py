@@ -40,6 +40,24 @@ class TextMlp(nn.Layer):
         return paddle.tanh(self.fc2(h))
 
 
+class ControlFlow(nn.Layer):
+    """A tensor `if` and a tensor `while` (exported as pd_op.if and pd_op.while)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    def forward(self, x):
+        h = self.fc(x)
+        if h.mean() > 0:
+            y = nn.functional.sigmoid(h) * 2.0
+        else:
+            y = h - 1.0
+        while y.abs().max() < 10.0:
+            y = y * 1.5 + 0.5
+        return y
+
+
 def models():
     """{name: (trained layer in eval mode, [InputSpec], input array)} with fixed seeds and
     fresh parameter names (whatever layers the process made before)."""
@@ -53,7 +71,9 @@ def _models():
     ids = np.random.RandomState(4).randint(0, 20, (3, 5)).astype("int64")
     x = np.random.RandomState(5).rand(2, 3, 8, 8).astype("float32")
     out = {"cnn": (cnn, [InputSpec([None, 3, 8, 8], "float32", "x")], x),
-           "text_mlp": (TextMlp(), [InputSpec([None, 5], "int64", "ids")], ids)}
+           "text_mlp": (TextMlp(), [InputSpec([None, 5], "int64", "ids")], ids),
+           "control_flow": (ControlFlow(), [InputSpec([None, 3], "float32", "x")],
+                            np.array([[0.5, -0.2, 0.1], [1.0, 2.0, -3.0]], "float32"))}
     _train(cnn, x)
     for layer, _, _ in out.values():
         layer.eval()

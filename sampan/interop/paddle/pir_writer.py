@@ -35,7 +35,7 @@ _PADDLE_EXTRAS = {
 # sampan outputs Paddle's op does not have (dropped from the end).
 _PADDLE_OUTPUTS = {"pd_op.conv2d": 1, "pd_op.depthwise_conv2d": 1, "pd_op.batch_norm": 5,
                    "pd_op.dropout": 2, "pd_op.layer_norm": 3}
-_STRUCTURAL = {"full"}
+_STRUCTURAL = {"full", "cond", "while"}
 
 
 def _reverse_table():
@@ -53,9 +53,7 @@ REVERSE = _reverse_table()
 def unsupported_for_paddle(program):
     """Op types of `program` (all blocks) that cannot be written for Paddle."""
     return sorted({op.type for block in program.blocks for op in block.ops
-                   if op.type not in REVERSE and op.type not in _STRUCTURAL}
-                  | {f"{op.type} (in a sub-block)" for block in program.blocks[1:]
-                     for op in block.ops})
+                   if op.type not in REVERSE and op.type not in _STRUCTURAL})
 
 
 def _tensor_type(dtype, shape):
@@ -99,20 +97,85 @@ def _tagged(tag, attr_type, value):
 
 
 class _Writer:
-    """Accumulates ops of the top block with fresh value ids."""
+    """Accumulates ops (of the block being written) with fresh value ids; `ids` maps each
+    sampan variable name to the id of its current value."""
 
-    def __init__(self, block):
-        self.block, self.ops, self.ids, self.next_id = block, [], {}, 1
+    def __init__(self, program):
+        self.program, self.ops, self.ids = program, [], {}
+        self.next_id, self.next_arg, self.regions = 1, -1, 0
+        self.vars = {n: v for block in program.blocks for n, v in block.vars.items()}
 
     def new_value(self, dtype, shape):
         vid, self.next_id = self.next_id, self.next_id + 1
         return vid, {"%": vid, "TT": _tensor_type(dtype, shape)}
 
     def var_value(self, name):
-        var = self.block.var(name)
+        var = self.vars[name]
         vid, node = self.new_value(var.dtype.name, var._shape)
         self.ids[name] = vid
         return node
+
+    def sub_block(self, block, write_ops, args=()):
+        """A PIR region holding one block: `write_ops()` emits its ops (ending in a yield)."""
+        outer, self.ops = self.ops, []
+        write_ops()
+        ops, self.ops = self.ops, outer
+        self.regions += 1
+        return {"#": f"region_{self.regions}", "blocks": [
+            {"#": f"block_{self.regions}", "args": list(args), "ops": ops}]}
+
+    def yield_(self, names):
+        self.ops.append({"#": "2.yield", "A": [], "I": [{"%": self.ids[n]} for n in names],
+                         "O": [], "OA": []})
+
+    def block_of(self, attr):
+        return attr if hasattr(attr, "ops") else self.program.block(attr)
+
+    def cond(self, op):
+        """sampan `cond` -> pd_op.if with a region per branch yielding its results."""
+        pred = self.ids[op.input("Cond")[0]]
+        regions = []
+        for branch in ("true", "false"):
+            block = self.block_of(op.attrs[f"{branch}_block"])
+            outs = op.attrs[f"{branch}_outs"]
+            regions.append(self.sub_block(block, lambda b=block, o=outs: (
+                [self.op(inner) for inner in b.ops], self.yield_(o))))
+        outs = [self.var_value(n) for n in op.output("Out")]
+        self.emit("1.if", [pred], outs, {})
+        self.ops[-1]["regions"] = regions
+
+    def inline_condition(self, block, cond_vars, values, cond_out):
+        """The id of a while's condition computed from `values` (inlining its block)."""
+        for name, value in zip(cond_vars, values):
+            self.ids[name] = self.ids[value]
+        for inner in block.ops:
+            self.op(inner)
+        return self.ids[cond_out]
+
+    def while_(self, op):
+        """sampan `while` (condition block + body block) -> pd_op.while, whose condition
+        is computed before the loop and again at the end of the body."""
+        attrs, xs = op.attrs, op.input("X")
+        cond_block, body = self.block_of(attrs["cond_block"]), self.block_of(attrs["body_block"])
+        pred = self.inline_condition(cond_block, attrs["cond_vars"], xs, attrs["cond_out"])
+        args = []
+        for name in attrs["body_vars"]:
+            var = self.vars[name]
+            self.ids[name], self.next_arg = self.next_arg, self.next_arg - 1
+            args.append({"#": self.ids[name], "TT": _tensor_type(var.dtype.name, var._shape)})
+
+        def body_ops():
+            for inner in body.ops:
+                self.op(inner)
+            again = self.inline_condition(cond_block, attrs["cond_vars"], attrs["body_outs"],
+                                          attrs["cond_out"])
+            self.ops.append({"#": "2.yield", "A": [], "O": [], "OA": [], "I": [{"%": again}] + [
+                {"%": self.ids[n]} for n in attrs["body_outs"]]})
+        region = self.sub_block(body, body_ops, args)
+        inputs = [pred] + [self.ids[n] for n in xs]
+        outs = [self.var_value(n) for n in op.output("Out")]
+        self.emit("1.while", inputs, outs, {})
+        self.ops[-1]["regions"] = [region]
 
     def emit(self, tag, inputs, outputs, attrs):
         self.ops.append({"#": tag, "A": [{"AT": v, "N": k} for k, v in attrs.items()],
@@ -137,6 +200,9 @@ class _Writer:
         return vid
 
     def op(self, op):
+        if op.type in ("cond", "while"):
+            (self.cond if op.type == "cond" else self.while_)(op)
+            return
         if op.type == "full":
             shape, fill, dtype = (op.attrs[k] for k in ("shape", "fill_value", "dtype"))
             out = self.var_value(op.outputs["out"][0])
@@ -181,7 +247,7 @@ def write_pir_model(prefix, method, values):
         raise ValueError(f"jit.save(format='paddle'): these ops cannot be written for Paddle "
                          f"yet: {', '.join(missing)}")
     block = program.global_block()
-    writer = _Writer(block)
+    writer = _Writer(program)
     names = sorted(method.parameters)
     for name in names:
         var = block.var(name)
