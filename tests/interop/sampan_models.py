@@ -58,6 +58,24 @@ class ControlFlow(nn.Layer):
         return y
 
 
+class Recurrent(nn.Layer):
+    """A two-layer bidirectional LSTM, a GRU, split/concat and indexing (sampan unrolls
+    the recurrences into plain ops, with a zero state sized at run time)."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(30, 6)
+        self.lstm = nn.LSTM(6, 5, num_layers=2, direction="bidirect")
+        self.gru = nn.GRU(10, 4)
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, ids):
+        out, _ = self.lstm(self.emb(ids))
+        out, h = self.gru(out)
+        first, second = paddle.split(out, 2, axis=-1)
+        return self.fc(paddle.concat([second, first], axis=-1)[:, -1]) + h.sum()
+
+
 def models():
     """{name: (trained layer in eval mode, [InputSpec], input array)} with fixed seeds and
     fresh parameter names (whatever layers the process made before)."""
@@ -73,7 +91,9 @@ def _models():
     out = {"cnn": (cnn, [InputSpec([None, 3, 8, 8], "float32", "x")], x),
            "text_mlp": (TextMlp(), [InputSpec([None, 5], "int64", "ids")], ids),
            "control_flow": (ControlFlow(), [InputSpec([None, 3], "float32", "x")],
-                            np.array([[0.5, -0.2, 0.1], [1.0, 2.0, -3.0]], "float32"))}
+                            np.array([[0.5, -0.2, 0.1], [1.0, 2.0, -3.0]], "float32")),
+           "recurrent": (Recurrent(), [InputSpec([None, 4], "int64", "ids")],
+                         np.random.RandomState(6).randint(0, 30, (2, 4)).astype("int64"))}
     _train(cnn, x)
     for layer, _, _ in out.values():
         layer.eval()

@@ -21,7 +21,7 @@ from .tensor_stream import tensors_bytes
 __all__ = ["write_pir_model", "unsupported_for_paddle"]
 
 _TYPE_TAGS = {v: "0." + k for k, v in DTYPES.items()}
-_PLACE = {"#": "1.a_place", "D": [0, 0, ""]}
+_PLACE = {"#": "1.a_place", "D": [1, 0, ""]}   # the CPU
 # Attribute tags that differ from what the sampan attribute type suggests.
 _ATTR_TAGS = {("pd_op.embedding", "padding_idx"): "0.a_i64",
               ("pd_op.pool2d", "strides"): "i64[]", ("pd_op.pool2d", "paddings"): "i64[]"}
@@ -35,7 +35,8 @@ _PADDLE_EXTRAS = {
 # sampan outputs Paddle's op does not have (dropped from the end).
 _PADDLE_OUTPUTS = {"pd_op.conv2d": 1, "pd_op.depthwise_conv2d": 1, "pd_op.batch_norm": 5,
                    "pd_op.dropout": 2, "pd_op.layer_norm": 3}
-_STRUCTURAL = {"full", "cond", "while"}
+_STRUCTURAL = {"full", "cond", "while", "shape", "slice", "full_dynamic", "assign_value",
+               "getitem"}
 
 
 def _reverse_table():
@@ -79,7 +80,8 @@ def _tag_for(attr_type, value):
     if attr_type == "float[]":
         return _attr("0.a_array", [_attr("0.a_f32", float(v)) for v in value])
     if attr_type == "DataType":
-        return _attr("1.a_dtype", "undefined" if value is None else _dtype_name(value))
+        return _attr("1.a_dtype", _dtype_name(value) if value is not None
+                     else "Undefined(ALL_DTYPE)")
     raise ValueError(f"attribute type {attr_type} cannot be written for Paddle")
 
 
@@ -144,6 +146,80 @@ class _Writer:
         self.emit("1.if", [pred], outs, {})
         self.ops[-1]["regions"] = regions
 
+    def op_cond(self, op):
+        self.cond(op)
+
+    def op_while(self, op):
+        self.while_(op)
+
+    def op_full(self, op):
+        name = op.outputs["out"][0]
+        shape, fill = op.attrs["shape"], op.attrs["fill_value"]
+        self.full(name, list(shape), fill, self.vars[name].dtype.name)
+
+    def full(self, name, shape, fill, dtype):
+        out = self.var_value(name) if name else self.new_value(dtype, shape)[1]
+        self.emit("1.full", [], [out], {
+            "shape": _attr("1.a_intarray", shape), "value": _attr("0.a_f64", float(fill)),
+            "dtype": _attr("1.a_dtype", dtype), "place": _PLACE})
+        return out["%"]
+
+    def op_assign_value(self, op):
+        """A constant: `full_int_array` for an integer vector, else `full` when every
+        value is the same (other constants have no writer yet)."""
+        values, dtype = np.asarray(op.attrs["values"]), _dtype_name(op.attrs["dtype"])
+        shape = list(op.attrs["shape"])
+        if dtype == "int64" and len(shape) == 1:
+            out = self.var_value(op.outputs["out"][0])
+            self.emit("1.full_int_array", [], [out], {
+                "value": _attr("0.a_array", [_attr("0.a_i64", int(v)) for v in values.ravel()]),
+                "dtype": _attr("1.a_dtype", "int64"), "place": _PLACE})
+        elif values.size and (values == values.ravel()[0]).all():
+            self.full(op.outputs["out"][0], shape, values.ravel()[0], dtype)
+        else:
+            raise ValueError("jit.save(format='paddle'): a constant tensor with varying "
+                             "values (assign_value) cannot be written for Paddle yet")
+
+    def op_shape(self, op):
+        out = self.var_value(op.outputs["out"][0])
+        self.emit("1.shape64", [self.ids[op.input("input")[0]]], [out], {})
+
+    def op_full_dynamic(self, op):
+        dtype = self.vars[op.outputs["out"][0]].dtype.name
+        value = self.full(None, [1], op.attrs["fill_value"], dtype)
+        out = self.var_value(op.outputs["out"][0])
+        self.emit("1.full_with_tensor", [value, self.ids[op.input("shape")[0]]], [out],
+                  {"dtype": _attr("1.a_dtype", dtype)})
+
+    def op_slice(self, op):
+        self.slice(op.input("input")[0], op.outputs["out"][0], op.attrs["axes"],
+                   op.attrs["starts"], op.attrs["ends"], [])
+
+    def slice(self, source, target, axes, starts, ends, decrease):
+        def i64s(values):
+            return _attr("0.a_array", [_attr("0.a_i64", int(v)) for v in values])
+        inputs = [self.ids[source], self.constant(starts, "int[]"), self.constant(ends, "int[]")]
+        out = self.var_value(target)
+        self.emit("1.slice", inputs, [out], {"axes": i64s(axes), "infer_flags": i64s(
+            [1] * len(axes)), "decrease_axis": i64s(decrease)})
+
+    def op_getitem(self, op):
+        """x[...] with integers and step-1 slices only: Paddle's `slice`."""
+        axes, starts, ends, decrease = [], [], [], []
+        for axis, item in enumerate(op.attrs["index"]):
+            if item[0] == "int":
+                axes.append(axis), starts.append(item[1]), decrease.append(axis)
+                ends.append(item[1] + 1 if item[1] != -1 else 2**31 - 1)
+            elif item[0] == "slice" and item[3] in (None, 1):
+                if item[1] is None and item[2] is None:
+                    continue
+                axes.append(axis), starts.append(0 if item[1] is None else item[1])
+                ends.append(2**31 - 1 if item[2] is None else item[2])
+            else:
+                raise ValueError(f"jit.save(format='paddle'): indexing with {item[0]!r} "
+                                 f"cannot be written for Paddle yet")
+        self.slice(op.input("x")[0], op.outputs["out"][0], axes, starts, ends, decrease)
+
     def inline_condition(self, block, cond_vars, values, cond_out):
         """The id of a while's condition computed from `values` (inlining its block)."""
         for name, value in zip(cond_vars, values):
@@ -184,6 +260,31 @@ class _Writer:
                                                            for _ in outputs]),
                                  "N": "stop_gradient"}]})
 
+    def axis_value(self, op, target, name):
+        """An attribute passed as a value; a negative `axis` counted from the front (Paddle
+        3.3.1's split computes wrong results from a negative axis value)."""
+        value = op.attrs[name]
+        if name == "axis" and isinstance(value, int) and value < 0:
+            first = op.inputs.get(target.tensor_names[0]) or []
+            if len(first) == 1:
+                value += len(self.vars[first[0]]._shape)
+        return value
+
+    def combine(self, names):
+        """The id of a `builtin.combine` of variables (a Tensor[] input)."""
+        types = [_tensor_type(self.vars[n].dtype.name, self.vars[n]._shape) for n in names]
+        vid, self.next_id = self.next_id, self.next_id + 1
+        self.emit("0.combine", [self.ids[n] for n in names],
+                  [{"%": vid, "TT": {"#": "0.t_vec", "D": types}}], {})
+        return vid
+
+    def split_list(self, names):
+        """A vector output's node, unpacked into `names` by a `builtin.split`."""
+        types = [_tensor_type(self.vars[n].dtype.name, self.vars[n]._shape) for n in names]
+        vid, self.next_id = self.next_id, self.next_id + 1
+        node = {"%": vid, "TT": {"#": "0.t_vec", "D": types}}
+        return node, lambda: self.emit("0.split", [vid], [self.var_value(n) for n in names], {})
+
     def constant(self, value, attr_type):
         """A value id holding an attribute Paddle passes as an input."""
         if attr_type in ("int[]", "IntArray"):
@@ -193,23 +294,17 @@ class _Writer:
                 "value": _attr("0.a_array", [_attr("0.a_i64", v) for v in values]),
                 "dtype": _attr("1.a_dtype", "int64"), "place": _PLACE})
             return vid
-        vid, node = self.new_value("float32", [1])
+        dtype = "int32" if attr_type == "int" else "float32"
+        vid, node = self.new_value(dtype, [1])
         self.emit("1.full", [], [node], {
             "shape": _attr("1.a_intarray", [1]), "value": _attr("0.a_f64", float(value)),
-            "dtype": _attr("1.a_dtype", "float32"), "place": _PLACE})
+            "dtype": _attr("1.a_dtype", dtype), "place": _PLACE})
         return vid
 
     def op(self, op):
-        if op.type in ("cond", "while"):
-            (self.cond if op.type == "cond" else self.while_)(op)
-            return
-        if op.type == "full":
-            shape, fill, dtype = (op.attrs[k] for k in ("shape", "fill_value", "dtype"))
-            out = self.var_value(op.outputs["out"][0])
-            self.emit("1.full", [], [out], {
-                "shape": _attr("1.a_intarray", list(shape)), "value": _attr("0.a_f64",
-                                                                            float(fill)),
-                "dtype": _attr("1.a_dtype", _dtype_name(dtype)), "place": _PLACE})
+        special = getattr(self, f"op_{op.type}", None)
+        if special is not None:
+            special(op)
             return
         from ...ops.registry import OPS
         name, rule = REVERSE[op.type]
@@ -220,10 +315,12 @@ class _Writer:
                 inputs.append(0)
             elif arg in target.tensor_names:
                 names = op.inputs.get(arg) or []
-                inputs.append(self.ids[names[0]] if names else 0)
+                kind = target.tensor_kinds[target.tensor_names.index(arg)]
+                inputs.append(self.combine(names) if kind == "Tensor[]" else
+                              self.ids[names[0]] if names else 0)
             else:
                 kind = target.attr_types[target.attr_names.index(arg)]
-                inputs.append(self.constant(op.attrs[arg], kind))
+                inputs.append(self.constant(self.axis_value(op, target, arg), kind))
         paddle_names = {v: k for k, v in rule.renames.items()}
         for attr_name, attr_type in zip(target.attr_names, target.attr_types):
             if rule.ins and attr_name in rule.ins:
@@ -234,9 +331,18 @@ class _Writer:
         extra_attrs, extra_outputs = _PADDLE_EXTRAS.get(name, ({}, []))
         attrs.update({k: _attr(tag, v) for k, (tag, v) in extra_attrs.items()})
         count = _PADDLE_OUTPUTS.get(name, len(target.output_names))
-        outs = [self.var_value(op.outputs[n][0]) for n in target.output_names[:count]]
+        outs, unpack = [], []
+        for out_name, kind in list(zip(target.output_names, target.output_kinds))[:count]:
+            if kind == "Tensor[]":
+                node, then = self.split_list(op.outputs[out_name])
+                outs.append(node)
+                unpack.append(then)
+            else:
+                outs.append(self.var_value(op.outputs[out_name][0]))
         outs += [self.new_value(dtype, shape)[1] for dtype, shape in extra_outputs]
         self.emit("1." + name[len("pd_op."):], inputs, outs, attrs)
+        for then in unpack:
+            then()
 
 
 def write_pir_model(prefix, method, values):
@@ -259,7 +365,8 @@ def write_pir_model(prefix, method, values):
         writer.emit("1.data", [], [node], {
             "name": _attr("0.a_str", entry["name"]),
             "shape": _attr("1.a_intarray", list(entry["shape"])),
-            "dtype": _attr("1.a_dtype", entry["dtype"]), "place": _PLACE})
+            "dtype": _attr("1.a_dtype", entry["dtype"]),
+            "place": _attr("1.a_place", [0, 0, ""])})   # as Paddle writes feeds
     for op in block.ops:
         writer.op(op)
     for col, name in enumerate(method.outputs):
