@@ -111,7 +111,7 @@ def guard_overhead():
     assert len(segments) == 3 and fn.last_call.segments == 3
 
     def segments_only():
-        values = {"input_0": x}
+        values = {segments[0].feeds[0]: x}  # the function's input, as the first segment names it
         for segment in segments:
             segment.run(values)
     best = interleaved({"call": lambda: fn(x), "segments": segments_only}, rounds=60,
