@@ -59,8 +59,10 @@ def abort_job(rank, status=1, exc_info=None):
     launcher, then abort MPI_COMM_WORLD (mpiexec then kills every rank)."""
     try:
         if exc_info is not None:
-            sys.stderr.write(f"[rank {rank}] uncaught exception; aborting every rank\n")
-            traceback.print_exception(exc_info[0], exc_info[1], _user_frames(exc_info[2]))
+            # one write: another rank's abort can kill this process mid-report
+            sys.stderr.write(f"[rank {rank}] uncaught exception; aborting every rank\n" +
+                             "".join(traceback.format_exception(
+                                 exc_info[0], exc_info[1], _user_frames(exc_info[2]))))
         else:
             sys.stderr.write(f"[rank {rank}] exited with status {status}; aborting every "
                              f"rank\n")
