@@ -8,6 +8,7 @@ which makes `mpiexec` kill every rank and exit non-zero.
 import os
 import shutil
 import sys
+import time
 import traceback
 
 __all__ = ["load_mpi", "find_mpiexec", "install_abort_on_failure", "abort_job",
@@ -52,6 +53,7 @@ def _user_frames(tb):
 # The launcher's watchdog directory: a failing rank leaves a file there before it aborts,
 # so the launcher can end the job itself should the abort not (launch/main.py).
 FAILURE_DIR_VARIABLE = "SAMPAN_FAILURE_DIR"
+_REPORT_GRACE_SECONDS = 0.3
 
 
 def abort_job(rank, status=1, exc_info=None):
@@ -70,6 +72,9 @@ def abort_job(rank, status=1, exc_info=None):
     finally:
         sys.stderr.flush()
         sys.stdout.flush()
+        # mpiexec forwards a rank's output through its proxy, and an abort can kill the
+        # proxy before it has passed the report on: give it a moment first
+        time.sleep(_REPORT_GRACE_SECONDS)
         load_mpi().COMM_WORLD.Abort(status)
 
 
