@@ -294,9 +294,12 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
         self._data = array
         self._sig = None
 
-    def _take_over(self, other):
-        """In-place update (`x[i] = v`): this object now holds the op result `other`."""
-        if self._node is None and not self.stop_gradient:
+    def _take_over(self, other, allow_leaf=False):
+        """In-place update (`x[i] = v`): this object now holds the op result `other`.
+
+        allow_leaf lets a leaf that requires a gradient take over too: it then stops being
+        a leaf and continues `other`'s history (Paddle's `_inplace_assign`)."""
+        if self._node is None and not self.stop_gradient and not allow_leaf:
             raise RuntimeError(
                 "a leaf Tensor with stop_gradient=False cannot be modified in place "
                 "(x[...] = v); assign to a copy (x = x.clone()) or use paddle.no_grad()")

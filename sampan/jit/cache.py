@@ -12,17 +12,19 @@ __all__ = ["with_specs", "check_spec_list", "value_key", "RetraceMonitor", "MAX_
 MAX_TRACES = 5
 
 
-def _check_spec(name, spec, tensor):
-    """Raise when `tensor` contradicts `spec` in rank, fixed dims or dtype."""
+def _spec_for(name, spec, tensor):
+    """The InputSpec a tensor argument is traced with: `spec`, or, when the tensor's dtype
+    differs, `spec`'s shape with the tensor's dtype (Paddle traces that dtype rather than
+    refusing it). A rank or fixed dim the tensor contradicts raises ValueError."""
     shape = list(tensor.shape)
     if len(shape) != len(spec.shape) or any(
             want >= 0 and want != got for want, got in zip(spec.shape, shape)):
         raise ValueError(f"argument {name!r}: input_spec expects shape "
                          f"{list(spec.shape)} (rank "
                          f"{len(spec.shape)}), got a Tensor of shape {shape}")
-    if tensor.dtype != spec.dtype:
-        raise TypeError(f"argument {name!r}: input_spec expects dtype {spec.dtype.name}, got "
-                        f"a Tensor of dtype {tensor.dtype.name}")
+    if tensor.dtype == spec.dtype:
+        return spec
+    return InputSpec(spec.shape, tensor.dtype, spec.name, spec.stop_gradient)
 
 
 def with_specs(args, input_spec, names):
@@ -31,7 +33,7 @@ def with_specs(args, input_spec, names):
     for k, (arg, spec) in enumerate(itertools.zip_longest(args, input_spec or ())):
         use_spec = isinstance(spec, InputSpec) and (arg is None or isinstance(arg, Tensor))
         if use_spec and arg is not None:
-            _check_spec(names[k] if k < len(names) else f"#{k}", spec, arg)
+            spec = _spec_for(names[k] if k < len(names) else f"#{k}", spec, arg)
         merged.append(spec if use_spec else arg)
     return merged
 

@@ -129,13 +129,21 @@ def _copied(x, src, blocking=True):
     return src if list(src.shape) == list(x.shape) else api.expand(src, x.shape)
 
 
-def _assigned(x, y):
-    """A copy of y (x takes y's values, shape and dtype)."""
-    return api.assign(y)
+def _inplace_assign(x, y):
+    """x becomes a copy of y (values, shape, dtype and autograd history) and is returned.
+
+    Unlike the other in-place ops, Paddle allows it on a leaf that requires a gradient: the
+    leaf then continues y's history, so a backward pass reaches y's inputs."""
+    out = api.assign(y)
+    if isinstance(x, Tensor):
+        x._take_over(out, allow_leaf=True)
+    else:
+        x._take_over(out)
+    return x
 
 
 METHODS = {
-    "_inplace_assign": _inplace(_assigned, "_inplace_assign", same_meta=False),
+    "_inplace_assign": _inplace_assign,
     "zero_": _inplace(_zeros, "zero_"),
     "fill_": _inplace(_filled, "fill_"),
     "copy_": _inplace(_copied, "copy_"),

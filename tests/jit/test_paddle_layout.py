@@ -91,6 +91,22 @@ def test_inplace_assign_takes_the_value_and_passes_gradients():
     np.testing.assert_array_equal(y.grad.numpy(), [2.0, 2.0])
 
 
+def test_inplace_assign_on_a_leaf_that_needs_a_gradient_continues_the_source_history():
+    # Paddle allows _inplace_assign on such a leaf (other in-place ops refuse it)
+    x = paddle.ones([2])
+    x.stop_gradient = False
+    a = paddle.to_tensor([1.5, -2.0], stop_gradient=False)
+    out = to_static(lambda a, x: a * 2.0 + x * 0)(a, x)
+    x._inplace_assign(out)
+    np.testing.assert_array_equal(x.numpy(), [3.0, -4.0])
+    (x * x).sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), [12.0, -16.0])  # d(4a^2)/da = 8a
+    with pytest.raises(ValueError, match="Leaf Tensor"):
+        x2 = paddle.ones([2])
+        x2.stop_gradient = False
+        x2.add_(a)
+
+
 def test_inplace_assign_under_to_static():
     def fn(x, y):
         z = x * 1

@@ -182,3 +182,22 @@ def test_in_place_op_on_an_input():
         x.add_(paddle.ones_like(x))
         return x * 2
     np.testing.assert_allclose(to_static(bump)(paddle.ones([2])).numpy(), [4.0, 4.0])
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "float64", "float32"])
+def test_tensor_of_another_dtype_than_its_spec_traces_its_own_dtype(dtype):
+    def steps(x):
+        return x[::2], x[::-2] * 2
+    static = to_static(steps, input_spec=[InputSpec([None, 4, 4])], full_graph=True)
+    for rows in (5, 3):
+        array = np.arange(rows * 16).reshape(rows, 4, 4).astype(dtype)
+        got = static(paddle.to_tensor(array))
+        assert [t.dtype for t in got] == [paddle.to_tensor(array).dtype] * 2
+        np.testing.assert_array_equal(got[0].numpy(), array[::2])
+        np.testing.assert_array_equal(got[1].numpy(), array[::-2] * 2)
+
+
+def test_tensor_contradicting_a_fixed_dim_of_its_spec_is_refused():
+    static = to_static(add_one, input_spec=[InputSpec([None, 4])], full_graph=True)
+    with pytest.raises(ValueError, match=r"argument 'x': input_spec expects shape \[-1, 4\]"):
+        static(paddle.ones([2, 5]))
