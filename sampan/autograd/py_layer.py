@@ -108,6 +108,7 @@ class PyLayer(metaclass=PyLayerMeta):
         with no_grad():
             outputs = cls.forward(ctx, *args, **kwargs)
         inputs = _tensor_inputs((*args, *kwargs.values()))
+        _refuse_hidden_inputs(cls, (*args, *kwargs.values()), inputs)
         if not _output_tensors(outputs):
             raise TypeError(f"PyLayer {cls.__name__}.forward must return a Tensor or a "
                             f"tuple/list containing Tensors, got {type(outputs).__name__}")
@@ -127,6 +128,32 @@ def _tensor_inputs(values):
         elif isinstance(v, (list, tuple)) and v and all(isinstance(x, Tensor) for x in v):
             inputs.append(list(v))
     return inputs
+
+
+def _nested_tensors(value):
+    """Every Tensor inside nested lists, tuples and dicts."""
+    if isinstance(value, Tensor):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _nested_tensors(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _nested_tensors(item)
+
+
+def _refuse_hidden_inputs(layer, values, inputs):
+    """A Tensor needing a gradient nested deeper than a list of Tensors (a dict, a list of
+    lists, a tuple mixing other values) would silently get none: refuse it."""
+    known = list(_flat(inputs))
+    hidden = [t for t in _nested_tensors(values)
+              if not t.stop_gradient and not _contains(known, t)]
+    if hidden and STATE.enabled:
+        raise TypeError(
+            f"PyLayer {layer.__name__}.apply: a Tensor that needs a gradient is nested in a "
+            f"dict, a nested list or a list holding non-Tensors; eagerly, a PyLayer takes "
+            f"Tensors and flat lists/tuples of Tensors as inputs (to_static also accepts "
+            f"nested ones). Pass the Tensor as its own argument")
 
 
 def _flat(inputs):

@@ -98,6 +98,23 @@ def promote(a, b):
     return a if a._rank >= b._rank else b
 
 
+def _kind(d):
+    """The promotion family of a dtype: bool, integer, real float or complex."""
+    return "i" if d.is_integer else d.np.kind
+
+
+def promote_operands(a, a_ndim, b, b_ndim):
+    """The dtype an elementwise op computes in for operands of dtypes a, b and ranks a_ndim,
+    b_ndim: `promote`, except that a 0-d operand does not widen an operand of rank >= 1 of
+    the same family (integer with integer, float with float): Paddle treats the 0-d tensor
+    like a Python scalar there (int32 [n] + int64 0-d is int32)."""
+    if a is b:
+        return a
+    if (a_ndim == 0) != (b_ndim == 0) and _kind(a) == _kind(b):
+        return b if a_ndim == 0 else a
+    return promote(a, b)
+
+
 def get_default_dtype():
     """Name of the float dtype used for Python floats and random tensors (``"float32"``)."""
     return _default_float[0].name

@@ -2,6 +2,7 @@
 backward blocks are traced from the converted `forward` and `backward`."""
 from ...static.backward import GRAD_SUFFIX
 from ...static.control_flow import static_pylayer
+from ...static.control_flow.nest import flatten, pack
 from ...static.program_state import default_main_program
 from ..segments import breaks
 from ..segments.breaks import BreakInBlock
@@ -20,12 +21,12 @@ class StaticPyLayerContext:
         object.__setattr__(self, "materialize_grads", True)
 
     def __setattr__(self, name, value):
-        if _has_variable(value):
-            raise TypeError(
-                f"PyLayer {self._cls.__name__}: ctx.{name} = <Tensor> is not supported under "
-                f"to_static (the backward block cannot read forward values through "
-                f"attributes); pass tensors with ctx.save_for_backward(...) and read them "
-                f"with ctx.saved_tensor()")
+        if any(map(is_variable, flatten(value))):
+            raise AttributeError(
+                f"`ctx.{name} = tensor` is not allowed in static mode, please use "
+                f"`ctx.save_for_backward(tensor)` instead. (PyLayer {self._cls.__name__}: "
+                f"under to_static the backward block cannot read forward values through "
+                f"ctx attributes; read them in backward with ctx.saved_tensor())")
         object.__setattr__(self, name, value)
 
     def save_for_backward(self, *tensors):
@@ -47,15 +48,6 @@ class StaticPyLayerContext:
         object.__setattr__(self, "materialize_grads", bool(value))
 
 
-def _has_variable(value):
-    """True when `value` is a Variable or a list/tuple/dict holding one."""
-    if isinstance(value, (list, tuple)):
-        return any(map(_has_variable, value))
-    if isinstance(value, dict):
-        return any(map(_has_variable, value.values()))
-    return is_variable(value)
-
-
 def _convert(fn):
     """The converted version of a PyLayer's forward/backward."""
     from ..program_translator import convert_function
@@ -63,15 +55,16 @@ def _convert(fn):
 
 
 def pylayer_apply(cls, *args, **kwargs):
-    """`cls.apply(*args, **kwargs)`: eager when no argument is a Variable, else one op."""
-    slots = [k for k, a in enumerate(args) if is_variable(a)]
-    keys = [k for k, a in kwargs.items() if is_variable(a)]
-    if not slots and not keys:
+    """`cls.apply(*args, **kwargs)`: eager when no argument holds a Variable, else one op.
+
+    Arguments may nest Variables in lists, tuples and dicts: each Variable is one input of
+    the op, in flatten order (positional arguments, then keyword arguments)."""
+    inputs = [v for v in flatten([list(args), list(kwargs.values())]) if is_variable(v)]
+    if not inputs:
         return cls.apply(*args, **kwargs)
-    call = _StaticApply(cls, args, kwargs, slots + keys)
+    call = _StaticApply(cls, args, kwargs)
     try:
-        static_pylayer(call.forward, [args[k] for k in slots] + [kwargs[k] for k in keys],
-                       call.backward)
+        static_pylayer(call.forward, inputs, call.backward)
     except BreakInBlock:
         builder = breaks.active()
         if builder is None:
@@ -83,46 +76,42 @@ def pylayer_apply(cls, *args, **kwargs):
 
 
 class _StaticApply:
-    """The forward/backward functions of one `apply` call, as static_pylayer builds them."""
+    """The forward/backward functions of one `apply` call, as static_pylayer builds them.
 
-    def __init__(self, cls, args, kwargs, positions):
-        self.cls, self.args, self.kwargs, self.positions = cls, args, kwargs, positions
+    The forward block reads the argument Variables of the enclosing block directly, so
+    forward runs on the call's own arguments."""
+
+    def __init__(self, cls, args, kwargs):
+        self.cls, self.args, self.kwargs = cls, args, kwargs
         self.ctx = StaticPyLayerContext(cls)
-        self.count, self.kind, self.local = 0, None, []
-        self.template, self.tensor_at = [], []
+        self.count, self.result_template, self.local = 0, None, []
 
     def forward(self, *inputs):
-        """Converted forward on the block's inputs; outputs, then the saved local values."""
-        args, kwargs = list(self.args), dict(self.kwargs)
-        for k, v in zip(self.positions, inputs):
-            (args if isinstance(k, int) else kwargs)[k] = v
-        result = _convert(self.cls.forward)(self.ctx, *args, **kwargs)
-        self.template = list(result) if isinstance(result, (list, tuple)) else [result]
-        self.tensor_at = [k for k, o in enumerate(self.template) if is_variable(o)]
-        if not self.tensor_at:
-            raise TypeError(f"PyLayer {self.cls.__name__}.forward must return a Tensor under "
-                            f"to_static, got {result!r}")
-        outs = [self.template[k] for k in self.tensor_at]
+        """Converted forward; its Variable outputs (any nesting), then the saved Variables
+        local to the forward block."""
+        result = _convert(self.cls.forward)(self.ctx, *self.args, **self.kwargs)
+        outs = [v for v in flatten(result) if is_variable(v)]
+        if not outs:
+            raise TypeError(f"PyLayer {self.cls.__name__}.forward must return a Tensor (or a "
+                            f"list/tuple/dict holding one) under to_static, got {result!r}")
         block = default_main_program().current_block()
-        saved = self.ctx._saved
+        saved = flatten(self.ctx._saved)
         self.local = [k for k, s in enumerate(saved) if is_variable(s) and s.block is block]
-        self.count = len(outs)
-        self.kind = type(result) if isinstance(result, (list, tuple)) else None
+        self.count, self.result_template = len(outs), result
         return outs + [saved[k] for k in self.local]
 
     def result(self, outs):
-        """forward's result with the op's outputs in place of its Tensors (its other
+        """forward's result with the op's outputs in place of its Variables (its other
         values, such as None or numbers, as forward returned them)."""
-        values = list(self.template)
-        for k, out in zip(self.tensor_at, outs):
-            values[k] = out
-        return values[0] if self.kind is None else self.kind(values)
+        it = iter(outs)
+        leaves = [next(it) if is_variable(v) else v for v in flatten(self.result_template)]
+        return pack(self.result_template, leaves)
 
     def backward(self, *grads):
         """Converted backward; saved local values are read as the op's extra outputs."""
         parent = default_main_program().current_block().parent
-        saved = list(self.ctx._saved)
+        saved = flatten(self.ctx._saved)
         for k, g in zip(self.local, grads[self.count:]):
             saved[k] = parent.var(g.name[:-len(GRAD_SUFFIX)])  # g is "<out>@GRAD"
-        object.__setattr__(self.ctx, "_saved", tuple(saved))
+        object.__setattr__(self.ctx, "_saved", pack(self.ctx._saved, saved))
         return _convert(self.cls.backward)(self.ctx, *grads[:self.count])

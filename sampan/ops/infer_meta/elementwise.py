@@ -1,5 +1,5 @@
 """Shape/dtype rules of elementwise ops; `broadcast_shapes`, `unary` and `compare` are shared."""
-from ...core.dtype import bool_, complex128, default_float, promote
+from ...core.dtype import bool_, complex128, default_float, promote_operands
 from ...core.errors import InvalidArgument
 from ..meta import MetaTensor
 
@@ -94,7 +94,8 @@ def broadcast_binary(x, y, *attrs):
     """Broadcast shape, promoted dtype (fast path when shapes and dtypes agree)."""
     if x.shape == y.shape and x.dtype is y.dtype:
         return MetaTensor(x.shape, x.dtype)
-    return MetaTensor(broadcast_shapes(x.shape, y.shape), promote(x.dtype, y.dtype))
+    dtype = promote_operands(x.dtype, len(x.shape), y.dtype, len(y.shape))
+    return MetaTensor(broadcast_shapes(x.shape, y.shape), dtype)
 
 
 def broadcast_numeric(x, y, *attrs):

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ...core.dtype import default_float, from_numpy_dtype, promote
+from ...core.dtype import default_float, from_numpy_dtype, promote_operands
 from ...core.errors import InvalidArgument
 from ..infer_meta.elementwise import fill_dtype
 
@@ -47,7 +47,8 @@ def _common(x, y):
     """x and y converted to their promoted dtype (untouched when their dtypes agree)."""
     if x.dtype == y.dtype:
         return x, y
-    dtype = promote(from_numpy_dtype(x.dtype), from_numpy_dtype(y.dtype)).np
+    dtype = promote_operands(from_numpy_dtype(x.dtype), x.ndim,
+                             from_numpy_dtype(y.dtype), y.ndim).np
     return x.astype(dtype, copy=False), y.astype(dtype, copy=False)
 
 

@@ -18,14 +18,20 @@ __all__ = ["static_pylayer"]
 
 
 def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
-    """forward_fn(*inputs) in its own block; backward_fn(*output grads) gives input grads."""
+    """forward_fn(*inputs) in its own block; backward_fn(*output grads) gives input grads.
+
+    `inputs` may nest Variables in lists, tuples and dicts; the op's inputs are those
+    Variables in flatten order, and backward_fn returns one gradient (or None) for each,
+    in any nesting that flattens to that order. forward_fn's result may hold other values
+    (None, numbers) beside its Variables: they are returned as they are."""
     inputs = list(inputs)
     if in_dynamic_mode():
         return forward_fn(*inputs)
+    flat_inputs = [v for v in flatten(inputs) if isinstance(v, Variable)]
     fwd, result = sub_block(forward_fn, *inputs)
-    results = flatten(result)
-    if not results or not all(isinstance(r, Variable) for r in results):
-        raise TypeError("static_pylayer(): forward_fn must return Variables")
+    results = [r for r in flatten(result) if isinstance(r, Variable)]
+    if not results:
+        raise TypeError(f"static_pylayer(): forward_fn must return Variables, got {result!r}")
     parent = default_main_program().current_block()
     prefix = generate(name or "static_pylayer")
     outs = [parent.create_var(f"{prefix}.tmp_{k}", r._shape, r.dtype,
@@ -33,12 +39,15 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
             for k, r in enumerate(results)]
     blocks = [fwd]
     if backward_fn is not None:
-        blocks.append(sub_block(_backward_body, backward_fn, outs, inputs)[0])
-    reads = [v.name for v in inputs] + outer_reads(fwd, [r.name for r in results])
+        blocks.append(sub_block(_backward_body, backward_fn, outs, flat_inputs)[0])
+    reads = [v.name for v in flat_inputs] + outer_reads(fwd, [r.name for r in results])
     parent.append_op("static_pylayer", {"Input": list(dict.fromkeys(reads))},
                      {"Out": [o.name for o in outs]},
                      {"blocks": blocks, "fwd_outs": [r.name for r in results]}, user_origin())
-    return outs[0] if isinstance(result, Variable) else pack(result, outs)
+    if isinstance(result, Variable):
+        return outs[0]
+    it = iter(outs)
+    return pack(result, [next(it) if isinstance(r, Variable) else r for r in flatten(result)])
 
 
 def _backward_body(backward_fn, outs, inputs):
@@ -46,14 +55,31 @@ def _backward_body(backward_fn, outs, inputs):
     block = default_main_program().current_block()
     grads = [block.create_var(grad_name(o.name), o._shape, o.dtype, is_data=True,
                               stop_gradient=False) for o in outs]
-    result = backward_fn(*grads)
-    result = list(result) if isinstance(result, (list, tuple)) else [result]
+    result = flatten(backward_fn(*grads))
+    wrong = [g for g in result if g is not None and not isinstance(g, Variable)]
+    if wrong:
+        raise TypeError(f"static_pylayer(): backward_fn must return Tensors or None as "
+                        f"gradients, got {type(wrong[0]).__name__} {wrong[0]!r}")
     if len(result) != len(inputs):
         raise ValueError(f"static_pylayer(): backward_fn returns {len(result)} gradients for "
-                         f"{len(inputs)} inputs")
+                         f"{len(inputs)} Tensor inputs (one gradient or None per Tensor "
+                         f"input, in the order the nested inputs flatten to)")
     for x, g in zip(inputs, result):
         if g is not None:
+            _check_grad(x, g)
             _bind_name(block, g, grad_name(x.name))
+
+
+def _check_grad(x, g):
+    """A gradient must have its input's dtype and (where both are known) shape."""
+    if g.dtype != x.dtype:
+        raise TypeError(f"static_pylayer(): the gradient of input {x.name} has dtype "
+                        f"{g.dtype.name}, the input {x.dtype.name}")
+    agree = len(g._shape) == len(x._shape) and all(
+        a < 0 or b < 0 or a == b for a, b in zip(g._shape, x._shape))
+    if not agree:
+        raise ValueError(f"static_pylayer(): the gradient of input {x.name} has shape "
+                         f"{list(g._shape)}, the input {list(x._shape)}")
 
 
 def _bind_name(block, value, name):
