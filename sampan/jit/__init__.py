@@ -7,10 +7,10 @@ from ..core.lazy import lazy_exports
 
 __all__ = ["to_static", "not_to_static", "enable_to_static", "ignore_module", "set_code_level",
            "set_verbosity", "check_consistency", "StaticFunction", "save", "load",
-           "TranslatedLayer", "TracedLayer"]
+           "TranslatedLayer", "TracedLayer", "explain"]
 lazy_exports(globals(), {
     ".api": ["to_static", "enable_to_static", "ignore_module", "set_code_level",
-             "set_verbosity"],
+             "set_verbosity", "explain"],
     ".marker": ["not_to_static"],
     ".consistency": ["check_consistency"],
     ".program_translator": ["StaticFunction"],

@@ -11,7 +11,7 @@ from .operators.call import ignore_module
 from .program_translator import StaticFunction, enable_to_static
 
 __all__ = ["to_static", "not_to_static", "enable_to_static", "ignore_module", "set_code_level",
-           "set_verbosity", "check_consistency"]
+           "set_verbosity", "check_consistency", "explain"]
 lazy_exports(globals(), {".consistency": ["check_consistency"]})  # loads dataclasses
 
 
@@ -31,10 +31,7 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
     """
     check_spec_list(input_spec, "to_static")
     _check_to_static_arguments(build_strategy, backend, kwargs)
-    full_graph = kwargs.get("full_graph")
-    options = dict(input_spec=input_spec, build_strategy=build_strategy,
-                   full_graph=not _fall_back_enabled() if full_graph is None else full_graph,
-                   property=kwargs.get("property", False))
+    options = _options(input_spec, build_strategy, kwargs)
 
     def decorate(obj):
         if isinstance(obj, Layer):
@@ -52,6 +49,49 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
     return decorate if function is None else decorate(function)
 
 
+def explain(function, *args, **kwargs):
+    """Convert `function` and call it once on `args` / `kwargs`; returns its
+    ConversionReport: per construct of the source (file:line) what it became (cond op,
+    while op, Python if, unrolled loop, tensor array, static_pylayer, kept Python, graph
+    break) and why, and why each trace happened. `print()` it for a table.
+
+    `function` may be a function, a Layer (its forward; the layer is left as it was) or
+    already converted by to_static (its options, and the traces it made before, are kept);
+    otherwise it is converted with to_static's defaults.
+
+    Example::
+
+        report = paddle.jit.explain(net, paddle.rand([4, 8]))
+        print(report)
+        [e.became for e in report.entries]
+    """
+    if isinstance(function, Layer):
+        return _explain_layer(function, args, kwargs)
+    if not isinstance(function, StaticFunction):
+        function = to_static(function)
+    function(*args, **kwargs)
+    return function.report()
+
+
+def _explain_layer(layer, args, kwargs):
+    """explain() of a Layer: its to_static forward, or one made for this call only."""
+    forward = layer.forward
+    if isinstance(forward, StaticFunction):
+        layer(*args, **kwargs)
+        return forward.report()
+    converted = StaticFunction(forward, **_options(None, None, {}))
+    own = layer.__dict__.get("forward")  # a forward set on the instance stays
+    layer.__dict__["forward"] = converted
+    try:
+        layer(*args, **kwargs)
+    finally:
+        if own is None:
+            del layer.__dict__["forward"]
+        else:
+            layer.__dict__["forward"] = own
+    return converted.report()
+
+
 def _fall_back_enabled():
     """Paddle's `ENABLE_FALL_BACK` environment switch (default on): off, to_static without
     an explicit full_graph converts whole functions (full_graph=True)."""
@@ -61,6 +101,14 @@ def _fall_back_enabled():
     if value in ("0", "false", "off", "no"):
         return False
     raise ValueError(f"environment variable ENABLE_FALL_BACK={value!r}: expected true or false")
+
+
+def _options(input_spec, build_strategy, kwargs):
+    """The StaticFunction options of a to_static call (full_graph unset: the default)."""
+    full_graph = kwargs.get("full_graph")
+    return dict(input_spec=input_spec, build_strategy=build_strategy,
+                full_graph=not _fall_back_enabled() if full_graph is None else full_graph,
+                property=kwargs.get("property", False))
 
 
 def _check_to_static_arguments(build_strategy, backend, kwargs):

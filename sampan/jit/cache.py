@@ -1,15 +1,12 @@
-"""Program-cache keys, input_spec checks and the retrace warning of StaticFunction."""
+"""Program-cache keys (and what differs between two of them), input_spec checks."""
 import inspect
 import itertools
-import warnings
 
 from ..eager.tensor import Tensor
 from ..static.input_spec import InputSpec
 
-__all__ = ["with_specs", "check_spec_list", "value_key", "RetraceMonitor", "MAX_TRACES",
-           "ProgramCache", "data_names"]
-
-MAX_TRACES = 5
+__all__ = ["with_specs", "check_spec_list", "value_key", "describe_key", "key_changes",
+           "describe_arguments", "ProgramCache", "data_names"]
 
 
 def _spec_for(name, spec, tensor):
@@ -64,6 +61,88 @@ def value_key(obj):
     return (type(obj).__name__, obj)
 
 
+def describe_key(part):
+    """A cache-key part (from `value_key`) as a user reads it: `Tensor[2, 3] float32`."""
+    tag = part[0]
+    if tag in ("tensor", "spec"):
+        shape = ", ".join("None" if d < 0 else str(d) for d in part[1])
+        grad = "" if part[3] else " (requires grad)"
+        return f"{'Tensor' if tag == 'tensor' else 'InputSpec'}[{shape}] {part[2]}{grad}"
+    if tag in ("list", "tuple"):
+        items = ", ".join(describe_key(item) for item in part[1:])
+        return f"[{items}]" if tag == "list" else f"({items}{',' if len(part) == 2 else ''})"
+    if tag == "dict":
+        return "{" + ", ".join(f"{k!r}: {describe_key(v)}" for k, v in part[1:]) + "}"
+    if tag == "id":
+        return "an unhashable object (compared by identity)"
+    text = repr(part[1])
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _part_changes(name, old, new):
+    """What differs between two key parts of argument `name`, as phrases."""
+    if old is None or new is None:
+        return [f"{name} {'added' if old is None else 'removed'}: "
+                f"{describe_key(new if old is None else old)}"]
+    if old[0] in ("tensor", "spec") and old[0] == new[0]:
+        fields = ("shape", "dtype", "stop_gradient")
+        return [f"{name}: {field} {_field(field, a)} -> {_field(field, b)}"
+                for field, a, b in zip(fields, old[1:], new[1:]) if a != b]
+    if old[0] == new[0] and old[0] in ("list", "tuple") and len(old) == len(new):
+        return [c for k, (a, b) in enumerate(zip(old[1:], new[1:])) if a != b
+                for c in _part_changes(f"{name}[{k}]", a, b)]
+    if old[0] == new[0] == "dict" and [k for k, _ in old[1:]] == [k for k, _ in new[1:]]:
+        return [c for (k, a), (_, b) in zip(old[1:], new[1:]) if a != b
+                for c in _part_changes(f"{name}[{k!r}]", a, b)]
+    return [f"{name}: {describe_key(old)} -> {describe_key(new)}"]
+
+
+def _field(field, value):
+    """One field of a tensor key, as printed."""
+    if field == "shape":
+        return "[" + ", ".join("None" if d < 0 else str(d) for d in value) + "]"
+    return str(value)
+
+
+def _modes(modes):
+    """The train/eval flags of a key, in words."""
+    flags = modes if isinstance(modes, tuple) else (modes,)
+    return "train" if all(flags) else "eval" if not any(flags) else "mixed train/eval"
+
+
+def _named_parts(key, names):
+    """{argument name: key part} of a cache key (positional, then keyword arguments)."""
+    args, kwargs = key[0][1:], key[1][1:] if key[1] else ()
+    named = {(names[k] if k < len(names) else f"#{k}"): part for k, part in enumerate(args)}
+    named.update((k, part) for k, part in kwargs)
+    return named
+
+
+def key_changes(old, new, names):
+    """What differs between two StaticFunction cache keys (arguments, then train/eval), as
+    phrases: "argument 'x': shape [2, 3] -> [4, 3]"."""
+    before, after = _named_parts(old, names), _named_parts(new, names)
+    changes = [c for name in list(before) + [n for n in after if n not in before]
+               if before.get(name) != after.get(name)
+               for c in _part_changes(f"argument {name!r}", before.get(name), after.get(name))]
+    if old[2] != new[2]:
+        flags = old[2] if isinstance(old[2], tuple) else (old[2],)
+        now = new[2] if isinstance(new[2], tuple) else (new[2],)
+        switched = _modes(old[2]) != _modes(new[2])
+        changes.append(f"train/eval: {_modes(old[2])} -> {_modes(new[2])}" if switched else
+                       f"train/eval flag of {sum(a != b for a, b in zip(flags, now))} "
+                       f"sublayer(s) changed")
+    return changes
+
+
+def describe_arguments(key, names):
+    """The arguments a cache key was made from, and the mode: "x: Tensor[2, 3] float32,
+    n: 3 (train)"."""
+    parts = ", ".join(f"{name}: {describe_key(part)}"
+                      for name, part in _named_parts(key, names).items())
+    return f"{parts} ({_modes(key[2])})"
+
+
 def data_names(args, kwargs, arg_names):
     """Names of the data Variables of a trace, one per Tensor or InputSpec in
     `map_structure` order, as Paddle names them: an InputSpec's own name, else the
@@ -101,40 +180,6 @@ def parameter_names(fn):
     except (TypeError, ValueError):
         return []
     return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-
-
-class RetraceMonitor:
-    """Counts traces of one function; past MAX_TRACES warns naming what changed."""
-
-    def __init__(self, fn_name, names):
-        self.fn_name, self.names = fn_name, names
-        self.traces, self.last = 0, None
-
-    def _changed(self, args, kwargs):
-        """Names of the arguments whose key differs from the previous trace's."""
-        if self.last is None:
-            return []
-        old_args, old_kwargs = self.last
-        changed = [self.names[k] if k < len(self.names) else f"#{k}"
-                   for k, (a, b) in enumerate(itertools.zip_longest(old_args, args))
-                   if a != b]
-        return changed + sorted(k for k in set(old_kwargs) | set(kwargs)
-                                if old_kwargs.get(k) != kwargs.get(k))
-
-    def traced(self, args, kwargs, guard=None):
-        """Record one trace of arguments (keys per argument); warn when too many. `guard`
-        names the failed graph-break guard that caused the trace, if one did."""
-        keys = ([value_key(a) for a in args], {k: value_key(v) for k, v in kwargs.items()})
-        changed = self._changed(*keys) or ["the layer's train/eval mode"]
-        self.traces, self.last = self.traces + 1, keys
-        if self.traces > MAX_TRACES:
-            cause = (f"{guard}. Return such values as Tensors instead of reading them" if guard
-                     else f"a change of argument(s) {', '.join(map(repr, changed))}. Pass "
-                          f"Python values that change as Tensors, or give an input_spec "
-                          f"with None dims")
-            warnings.warn(f"to_static function {self.fn_name!r} was traced {self.traces} times "
-                          f"(more than {MAX_TRACES}); this trace was caused by {cause}",
-                          stacklevel=4)
 
 
 class ProgramCache:

@@ -15,9 +15,9 @@ from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
-from . import log, operators, pipeline
-from .cache import (ProgramCache, RetraceMonitor, check_spec_list, data_names, parameter_names,
-                    value_key, with_specs)
+from . import log, operators, pipeline, report
+from .cache import (ProgramCache, check_spec_list, data_names, parameter_names, value_key,
+                    with_specs)
 from .converters.common import JST
 from .errors import attach_user_frames, translate_origins
 from .operators.common import Undefined, is_variable
@@ -97,11 +97,13 @@ def convert_or_keep(fn):
     try:
         return convert_function(fn)
     except SourceUnavailableError as exc:
-        breaks.keep_as_python(fn, f"no source ({exc})")
+        reason = f"no source ({exc})"
     except NotImplementedError as exc:
         if not breaks.active():
             raise
-        breaks.keep_as_python(fn, str(exc).split("\n")[0])
+        reason = str(exc).split("\n")[0]
+    breaks.keep_as_python(fn, reason)
+    report.kept_python(fn, reason)
     log.event(1, f"to_static: {getattr(fn, '__qualname__', fn)} runs as Python (not converted)")
     return fn
 
@@ -276,7 +278,7 @@ class StaticFunction:
         functools.update_wrapper(self, self._fn)
         names = parameter_names(self._fn)
         self._arg_names = names[1:] if self._instance is not None else names
-        self._monitor = RetraceMonitor(self._fn.__qualname__, self._arg_names)
+        self._traces = report.TraceLog(self._fn.__qualname__, self._arg_names)
         self._segments = SegmentedCalls(self, _tensor_leaves)
 
     def _options(self):
@@ -425,7 +427,6 @@ class StaticFunction:
         key = self._key(args, kwargs)
         program = self._cache.get(key)
         if program is None:
-            self._monitor.traced(args, kwargs)
             log.event(1, f"to_static: tracing {self._fn.__qualname__} (program "
                          f"#{len(self._cache) + 1})")
             program = self._build(args, kwargs)
@@ -453,10 +454,12 @@ class StaticFunction:
         return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy)
 
     @gc_paused
-    def _trace(self, args, kwargs, breaks=None):
+    def _trace(self, args, kwargs, breaks=None, guard=None):
         """Run the converted function on static Variables; (main, startup, input names,
         outputs, state). `breaks`, a SegmentBuilder, cuts the Program where Python needs a
-        value (full_graph=False)."""
+        value (full_graph=False); `guard` names the failed graph-break guard that caused
+        this trace, if one did (for the report)."""
+        trace = self._traces.begin(self._key(args, kwargs), guard)
         main, startup = Program(), Program()
         input_names = []
         names = iter(data_names(args, kwargs, self._arg_names))
@@ -471,6 +474,7 @@ class StaticFunction:
             # traced with gradients on, so the program does not depend on whether the
             # caller ran under no_grad (run_program decides that per call)
             with static.program_guard(main, startup), mode_guard(STATIC), enable_grad(), \
+                    report.recording(trace, breaks), \
                     _static_state(self._instance, main.global_block()) as state, \
                     (breaks.tracing(main, state, input_names) if breaks is not None
                      else contextlib.nullcontext()):
@@ -522,6 +526,13 @@ class StaticFunction:
     def last_call(self):
         """CallStats of the most recent call: segments run, whether it traced."""
         return self._segments.last_call
+
+    def report(self):
+        """A ConversionReport of the traces so far: per construct of the source (file:line)
+        what it became (cond op, while op, Python if, unrolled loop, tensor array,
+        static_pylayer, kept Python, graph break) and why, and why each trace happened.
+        `print(fn.report())` shows it as a table."""
+        return self._traces.report()
 
     def rollback(self):
         """Undo `to_static(layer)`; returns the original function."""

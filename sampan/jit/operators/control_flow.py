@@ -2,6 +2,7 @@
 static control flow when the test is a Variable (`_tensor_if` / `_tensor_while`)."""
 from ...ops._generated import api
 from ...static.mode import constant_var
+from .. import report
 from ..segments import breaks
 from ..segments.breaks import BreakInBlock
 from .common import is_variable, load_values, where
@@ -24,17 +25,27 @@ def _tracked(effects, fn):
     return Tracked(effects, "%s:%s" % where(fn) if effects else "")
 
 
-def _tensor_if(pred, true_fn, false_fn, values, names, effects=()):
+def _tensor_if(pred, true_fn, false_fn, values, names, effects=(), expression=None):
     """Both branches as sub-blocks of one `cond` op (the one place choosing how). Under
     full_graph=False a branch that needs a value (a graph break inside a sub-block) makes
-    the if Python: the test's value is read at a break and one branch runs."""
+    the if Python: the test's value is read at a break and one branch runs. `expression`:
+    the converted code's true function of an `a if c else b` (for the report)."""
+    site, construct = (true_fn, "if") if expression is None else (expression, "if expression")
+    point = report.mark()
     try:
-        return tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
+        outs = tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
                          _tracked(effects, true_fn))
-    except BreakInBlock:
+    except BreakInBlock as exc:
         if breaks.active() is None:
             raise
-    return true_fn(*values) if pred else false_fn(*values)
+        report.rollback(point)
+        inside = exc.graph_break
+    else:
+        report.cond(site, pred, construct)
+        return outs
+    outs = true_fn(*values) if pred else false_fn(*values)
+    report.python_after_break(site, inside, construct)
+    return outs
 
 
 def IfElse(pred, true_fn, false_fn, getters, names, effects=()):
@@ -44,28 +55,44 @@ def IfElse(pred, true_fn, false_fn, getters, names, effects=()):
     values = load_values(getters, names, true_fn)
     if is_variable(pred):
         return _tensor_if(pred, true_fn, false_fn, values, names, effects)
-    return true_fn(*values) if pred else false_fn(*values)
+    if pred:
+        report.python_if(true_fn, pred, True)
+        return true_fn(*values)
+    report.python_if(true_fn, pred, False)
+    return false_fn(*values)
 
 
 def IfElseExpr(pred, true_fn, false_fn):
     """`true_fn() if pred else false_fn()` (lazy zero-argument functions)."""
     if is_variable(pred):
         return _tensor_if(pred, lambda: (true_fn(),), lambda: (false_fn(),), (),
-                          ("<conditional expression>",))[0]
-    return true_fn() if pred else false_fn()
+                          ("<conditional expression>",), expression=true_fn)[0]
+    if pred:
+        report.python_if(true_fn, pred, True, "if expression")
+        return true_fn()
+    report.python_if(true_fn, pred, False, "if expression")
+    return false_fn()
 
 
-def _tensor_while(cond_fn, body_fn, values, names, effects=()):
+def _tensor_while(cond_fn, body_fn, values, names, test, effects=()):
     """The loop-carried variables through one `while` op (the one place choosing how); as
-    `_tensor_if`, a graph break in its body makes it a Python loop, one break per test."""
+    `_tensor_if`, a graph break in its body makes it a Python loop, one break per test.
+    `test`: the first Tensor test (for the conversion report)."""
+    point = report.mark()
     try:
-        return tensor_while(cond_fn, body_fn, values, names, _as_bool,
+        outs = tensor_while(cond_fn, body_fn, values, names, _as_bool,
                             _tracked(effects, cond_fn))
-    except BreakInBlock:
+    except BreakInBlock as exc:
         if breaks.active() is None:
             raise
+        report.rollback(point)
+        inside = exc.graph_break
+    else:
+        report.tensor_loop(cond_fn, test)
+        return outs
     while cond_fn(*values):
         values = body_fn(*values)
+    report.python_after_break(cond_fn, inside, None)
     return values
 
 
@@ -73,10 +100,13 @@ def While(cond_fn, body_fn, getters, names, effects=()):
     """Run `while cond` on the loaded loop variables; returns their final values (a tuple).
     `effects` as for IfElse (the objects the body changes in place)."""
     values = load_values(getters, names, cond_fn)
+    iterations = 0
     while True:
         test = cond_fn(*values)
         if is_variable(test):
-            return _tensor_while(cond_fn, body_fn, values, names, effects)
+            return _tensor_while(cond_fn, body_fn, values, names, test, effects)
         if not test:
+            report.unrolled(cond_fn, iterations)
             return values
         values = body_fn(*values)
+        iterations += 1

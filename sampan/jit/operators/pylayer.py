@@ -4,6 +4,7 @@ from ...static.backward import GRAD_SUFFIX
 from ...static.control_flow import static_pylayer
 from ...static.control_flow.nest import flatten, pack
 from ...static.program_state import default_main_program
+from .. import report
 from ..segments import breaks
 from ..segments.breaks import BreakInBlock
 from .common import is_variable
@@ -61,16 +62,24 @@ def pylayer_apply(cls, *args, **kwargs):
     the op, in flatten order (positional arguments, then keyword arguments)."""
     inputs = [v for v in flatten([list(args), list(kwargs.values())]) if is_variable(v)]
     if not inputs:
+        report.pylayer(cls, "eager call while building", "no argument is a Tensor")
         return cls.apply(*args, **kwargs)
     call = _StaticApply(cls, args, kwargs)
+    point = report.mark()
     try:
         static_pylayer(call.forward, inputs, call.backward)
-    except BreakInBlock:
+    except BreakInBlock as exc:
         builder = breaks.active()
         if builder is None:
             raise
-        return builder.call_eagerly(cls.apply, args, kwargs,
+        report.rollback(point)
+        outs = builder.call_eagerly(cls.apply, args, kwargs,
                                     f"{cls.__name__}.forward reads a value (run eagerly)")
+        report.pylayer(cls, "eager call (graph break)",
+                       f"forward reads a value: {exc.graph_break.operation} at line "
+                       f"{exc.graph_break.lineno}")
+        return outs
+    report.pylayer_op(cls, args, kwargs)
     block = default_main_program().current_block()
     return call.result([block.var(n) for n in block.ops[-1].output("Out")][:call.count])
 

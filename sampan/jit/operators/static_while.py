@@ -2,6 +2,7 @@
 `static.nn.while_loop`; lists become tensor arrays, missing values get placeholders."""
 from ...static.control_flow import while_loop
 from ...static.program_state import default_main_program
+from .. import report
 from .arrays import ArrayList, ProbeList, to_array
 from .common import NO_RETURN, is_variable
 from .effects import fill_state, split_state
@@ -19,6 +20,9 @@ def tensor_while(cond_fn, body_fn, values, names, as_bool, tracked):
     if any(is_missing(v) or _is_list(v) for v in before):
         values = _with_probe(before, _probe(body_fn, before, tracked))
         tracked.drop({id(a) for a, v in zip(before, values) if isinstance(v, ArrayList)})
+        for name, value in zip(names, values):
+            if isinstance(value, ArrayList):
+                report.tensor_array(cond_fn, name)
     else:
         values = before
     carried = [k for k, v in enumerate(values) if is_variable(v) or is_number(v)

@@ -89,10 +89,9 @@ class SegmentedCalls:
     def _trace(self, key, args, kwargs, tensors, tree, reason):
         """Trace the function on this call's values, cutting where Python reads one."""
         fn = self.function
-        fn._monitor.traced(args, kwargs, reason)
         log.event(1, f"to_static: tracing {fn._fn.__qualname__} (full_graph=False)")
         builder = fn._segment_builder(tensors)
-        traced = fn._trace(args, kwargs, builder)
+        traced = fn._trace(args, kwargs, builder, reason)
         done = builder.finish(traced[3])
         if done is None:  # no break: the one Program full_graph=True builds
             program = fn._concrete_of(traced)
