@@ -10,6 +10,6 @@ STAMP=.venv/.sampan-installed
 WANT="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[dev,distributed]"
+  .venv/bin/python -m pip install --quiet -e ".[dev,distributed,onnx]"
   echo "$WANT" > "$STAMP"
 fi

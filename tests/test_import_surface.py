@@ -42,7 +42,8 @@ LAZY = ("sampan.jit.api", "sampan.jit.pyct", "sampan.jit.converters", "sampan.ji
         "sampan.metric", "sampan.incubate", "sampan.fft", "sampan.signal", "sampan.amp",
         "sampan.static.io", "sampan.static.persist", "sampan.static.control_flow",
         "sampan.static.backward", "sampan.static.serialize", "sampan.executor",
-        "sampan.serialization", "sampan.distributed", "mpi4py", "numpy.random")
+        "sampan.serialization", "sampan.distributed", "sampan.interop", "mpi4py", "onnx",
+        "numpy.random")
 
 
 def _run(code):

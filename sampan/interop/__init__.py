@@ -7,4 +7,4 @@ compile, run and save are the existing paths. Loaded on first use (never by `imp
 """
 from ..core.lazy import lazy_exports
 
-lazy_exports(globals(), {".errors": ["UnsupportedPaddleOp"]})
+lazy_exports(globals(), {".errors": ["UnsupportedPaddleOp", "UnsupportedOnnxOp"]})

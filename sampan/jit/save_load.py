@@ -143,7 +143,33 @@ def _trace(name, function, specs, output_spec):
     outputs = _select_outputs(function, program.outputs, output_spec)
     renames = _input_names(function, specs, program.inputs)
     exported = export_method(name, program.main_program, feeds, outputs, renames)
+    _keep_origins(program.main_program, exported.program)
     return exported, {n: t.numpy() for n, t in program.state}
+
+
+def _keep_origins(traced, pruned):
+    """Give the pruned program's ops the user source lines of the traced ones (a pruned
+    copy has none), so errors about the exported program can point at the user's code."""
+    origins = {_op_key(op): op.origin for block in traced.blocks for op in block.ops}
+    for block in pruned.blocks:
+        for op in block.ops:
+            op.origin = origins.get(_op_key(op), op.origin)
+
+
+def _op_key(op):
+    return op.type, tuple(n for names in op.outputs.values() for n in names)
+
+
+def trace_forward(layer, input_spec=None, output_spec=None, api="jit.save"):
+    """(ExportedMethod, {name: array}) of the forward method as jit.save writes it (traced
+    in eval mode and pruned); a loaded TranslatedLayer gives its program as it is."""
+    check_spec_list(input_spec, api)
+    if isinstance(layer, TranslatedLayer):
+        methods, values = _export_translated(layer)
+        return methods[0], values
+    with _eval_mode(layer):
+        name, function, specs = _targets(layer, input_spec)[0]
+        return _trace(name, function, specs, output_spec)
 
 
 def save(layer, path, input_spec=None, output_spec=None, **configs):

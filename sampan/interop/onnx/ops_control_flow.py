@@ -1,0 +1,67 @@
+"""Emitters of control flow: a tensor `if` (sampan `cond`) becomes ONNX `If` with a
+sub-graph per branch; a tensor `while` becomes `Loop`, whose condition block is computed
+before the loop and again at the end of the body."""
+from onnx import helper
+
+from .convert import convert_ops
+from .graph import Graph, value_info
+from .table import emits
+
+
+def _block(g, attr):
+    return attr if hasattr(attr, "ops") else g.state.program.block(attr)
+
+
+def _sub_graph(sub, name, inputs, results, first=()):
+    """An ONNX graph of `sub`'s nodes returning the `first` (value, dtype) pairs then the
+    sampan variables `results` (through Identity nodes: a graph output must be computed
+    inside it)."""
+    pairs = list(first) + [(sub.value(r), sub.var(r).dtype) for r in results]
+    outputs = [value_info(sub.node("Identity", [value], sub.state.fresh(f"{name}_out")), dtype)
+               for value, dtype in pairs]
+    return helper.make_graph(sub.nodes, sub.state.fresh(name), inputs, outputs)
+
+
+@emits("cond")
+def cond(g, op):
+    branches = {}
+    for branch in ("true", "false"):
+        sub = Graph(g.state, g.env)
+        convert_ops(sub, _block(g, op.attrs[f"{branch}_block"]).ops)
+        branches[branch] = _sub_graph(sub, f"{branch}_branch", [], op.attrs[f"{branch}_outs"])
+    pred = g.arg(op, "Cond")
+    if len(g.shape_of(op, "Cond")):
+        pred = g.node("Reshape", [pred, g.ints([])])
+    outs = [g.define(n) for n in op.outputs["Out"]]
+    g.node("If", [pred], outputs=outs, then_branch=branches["true"],
+           else_branch=branches["false"])
+
+
+def _condition(g, block, cond_vars, values, cond_out):
+    """The ONNX value of a while's condition on sampan variables `values` (its block
+    converted into `g` with `cond_vars` bound to them), as a bool scalar."""
+    for name, value in zip(cond_vars, values):
+        g.bind(name, g.value(value))
+    convert_ops(g, block.ops)
+    pred = g.value(cond_out)
+    if len(g.var(cond_out)._shape):
+        pred = g.node("Reshape", [pred, g.ints([])])
+    return pred
+
+
+@emits("while")
+def while_(g, op):
+    a = op.attrs
+    cond_block, body = _block(g, a["cond_block"]), _block(g, a["body_block"])
+    first = _condition(g, cond_block, a["cond_vars"], op.inputs["X"], a["cond_out"])
+    sub = Graph(g.state, g.env)
+    step, cond_in = g.state.fresh("loop_step"), g.state.fresh("loop_cond_in")
+    inputs = [value_info(step, "int64", []), value_info(cond_in, "bool", [])]
+    for name in a["body_vars"]:
+        inputs.append(value_info(sub.define(name), sub.var(name).dtype))
+    convert_ops(sub, body.ops)
+    again = _condition(sub, cond_block, a["cond_vars"], a["body_outs"], a["cond_out"])
+    graph = _sub_graph(sub, "loop_body", inputs, a["body_outs"], [(again, "bool")])
+    outs = [g.define(n) for n in op.outputs["Out"]]
+    g.node("Loop", ["", first] + g.args(op, "X"), outputs=outs, body=graph)
+

@@ -1,0 +1,266 @@
+"""Emitters of the layers' ops: matmul, convolutions, pooling, normalisations, softmax,
+embedding, one_hot."""
+import numpy as np
+
+from ...ops.infer_meta.nn_geometry import channel_last, flat_paddings, resolve_paddings
+from .graph import Unexpressible
+from .table import emits
+
+
+def _last_two_swapped(rank):
+    return list(range(rank - 2)) + [rank - 1, rank - 2]
+
+
+@emits("matmul", "bmm", "mv")
+def matmul(g, op):
+    """MatMul, with `transpose_x/y` as Transposes of the last two dims."""
+    operands = []
+    for slot, flag in (("x", "transpose_x"), ("y", "transpose_y")):
+        slot = slot if slot in op.inputs else "vec"
+        value, rank = g.arg(op, slot), len(g.shape_of(op, slot))
+        if op.attrs.get(flag) and rank >= 2:
+            value = g.node("Transpose", [value], perm=_last_two_swapped(rank))
+        operands.append(value)
+    g.node("MatMul", operands, g.result(op))
+
+
+def _to_channels_first(g, x, rank):
+    return g.node("Transpose", [x], perm=[0, rank - 1] + list(range(1, rank - 1)))
+
+
+def _to_channels_last(g, x, rank, out):
+    return g.node("Transpose", [x], out, perm=[0] + list(range(2, rank)) + [1])
+
+
+def _layout_wrapped(g, op, x_slot, build):
+    """Run `build(x) -> value` on channels-first data, transposing NHWC-like in and out."""
+    rank = len(g.shape_of(op, x_slot))
+    if not channel_last(op.attrs.get("data_format", "NCHW")):
+        g.node("Identity", [build(g.arg(op, x_slot))], g.result(op))
+        return
+    x = _to_channels_first(g, g.arg(op, x_slot), rank)
+    _to_channels_last(g, build(x), rank, g.result(op))
+
+
+def _onnx_pads(pairs):
+    """Paddle's (before, after) per axis -> ONNX's all befores then all afters."""
+    return list(pairs[0::2]) + list(pairs[1::2])
+
+
+def _window_pads(g, op, kernel, in_hw, dilations):
+    """(pads, auto_pad) of a convolution or pooling op's padding attributes."""
+    algorithm = op.attrs.get("padding_algorithm", "EXPLICIT")
+    nd = len(kernel)
+    if algorithm == "SAME" and any(s < 0 for s in in_hw):
+        return None, "SAME_UPPER"
+    pairs, _ = resolve_paddings(op.attrs["paddings"], algorithm, in_hw, kernel,
+                                op.attrs["strides"], dilations or (1,) * nd)
+    return _onnx_pads(flat_paddings(pairs, nd)), None
+
+
+def _spatial(g, op, slot):
+    shape = g.shape_of(op, slot)
+    return shape[1:-1] if channel_last(op.attrs.get("data_format", "NCHW")) else shape[2:]
+
+
+@emits("conv2d", "conv3d")
+def conv(g, op):
+    filt = g.shape_of(op, "filter")
+    kernel = filt[2:]
+    in_hw = _spatial(g, op, "input")
+    pads, auto_pad = _window_pads(g, op, kernel, in_hw, op.attrs["dilations"])
+    dilations = [1] * len(kernel) if op.attrs.get("padding_algorithm") == "SAME" else list(
+        op.attrs["dilations"])
+    w = g.arg(op, "filter")
+    _layout_wrapped(g, op, "input", lambda x: g.node(
+        "Conv", [x, w], kernel_shape=list(kernel), strides=list(op.attrs["strides"]),
+        pads=pads, auto_pad=auto_pad, dilations=dilations, group=int(op.attrs["groups"])))
+
+
+@emits("conv2d_transpose", "conv3d_transpose")
+def conv_transpose(g, op):
+    kernel = g.shape_of(op, "filter")[2:]
+    if op.attrs.get("output_size"):
+        raise Unexpressible("output_size is not supported (use output_padding)")
+    if op.attrs.get("padding_algorithm", "EXPLICIT") != "EXPLICIT":
+        raise Unexpressible("SAME / VALID padding of a transposed convolution")
+    pads = _onnx_pads(flat_paddings(op.attrs["paddings"], len(kernel)))
+    w = g.arg(op, "filter")
+    _layout_wrapped(g, op, "x", lambda x: g.node(
+        "ConvTranspose", [x, w], kernel_shape=list(kernel), strides=list(op.attrs["strides"]),
+        pads=pads, dilations=list(op.attrs["dilations"]), group=int(op.attrs["groups"]),
+        output_padding=list(op.attrs["output_padding"]) or None))
+
+
+@emits("pool2d", "pool3d")
+def pool(g, op):
+    attrs = op.attrs
+    is_max = attrs["pooling_type"] == "max"
+    in_hw = _spatial(g, op, "x")
+    if attrs["global_pooling"] or (attrs["adaptive"] and all(k == 1 for k in
+                                                              attrs["kernel_size"])):
+        onnx_op = "GlobalMaxPool" if is_max else "GlobalAveragePool"
+        _layout_wrapped(g, op, "x", lambda x: g.node(onnx_op, [x]))
+        return
+    if attrs["adaptive"]:
+        kernel, strides, pads, auto_pad = _adaptive_windows(in_hw, attrs["kernel_size"])
+    else:
+        kernel, strides = list(attrs["kernel_size"]), list(attrs["strides"])
+        pads, auto_pad = _window_pads(g, op, kernel, in_hw, None)
+    if attrs["ceil_mode"]:
+        g.require(10, "ceil_mode of pooling")
+    extra = {} if is_max else {"count_include_pad": 0 if attrs["exclusive"] else 1}
+    _layout_wrapped(g, op, "x", lambda x: g.node(
+        "MaxPool" if is_max else "AveragePool", [x], kernel_shape=kernel, strides=strides,
+        pads=pads, auto_pad=auto_pad, ceil_mode=1 if attrs["ceil_mode"] else None, **extra))
+
+
+def _adaptive_windows(in_hw, out_hw):
+    """Adaptive pooling as a plain one: possible when each input size is a known multiple
+    of the output size (every window then has the same extent)."""
+    if any(size < 0 or size % out for size, out in zip(in_hw, out_hw)):
+        raise Unexpressible(f"adaptive pooling from spatial size {list(in_hw)} to "
+                            f"{list(out_hw)} (ONNX needs known sizes that are multiples of "
+                            f"the output size)")
+    kernel = [size // out for size, out in zip(in_hw, out_hw)]
+    return kernel, kernel, [0] * (2 * len(kernel)), None
+
+
+def _channel_const(g, op, slot, fill, channels):
+    if op.inputs.get(slot):
+        return g.arg(op, slot)
+    if channels < 0:
+        raise Unexpressible(f"no {slot} and an unknown channel count")
+    return g.const(np.full([channels], fill), g.dtype_of(op))
+
+
+@emits("batch_norm")
+def batch_norm(g, op):
+    """Inference BatchNormalization with the running statistics."""
+    attrs = op.attrs
+    if not (attrs.get("is_test") or attrs.get("use_global_stats")):
+        raise Unexpressible("batch_norm in training mode (batch statistics)")
+    _unread_extra_outputs(g, op, ("mean_out", "variance_out", "saved_mean", "saved_variance"))
+    layout = attrs.get("data_format", "NCHW")
+    shape = g.shape_of(op)
+    channels = shape[-1] if channel_last(layout) and len(shape) > 2 else shape[1]
+    scale = _channel_const(g, op, "scale", 1.0, channels)
+    bias = _channel_const(g, op, "bias", 0.0, channels)
+    mean, variance = g.arg(op, "mean"), g.arg(op, "variance")
+    wrapped = op if len(shape) > 2 else _NCHW(op)
+    _layout_wrapped(g, wrapped, "x", lambda x: g.node(
+        "BatchNormalization", [x, scale, bias, mean, variance],
+        epsilon=float(attrs["epsilon"]), momentum=float(attrs["momentum"])))
+
+
+class _NCHW:
+    """An op seen with data_format NCHW (a rank-2 input has its channels at axis 1)."""
+
+    def __init__(self, op):
+        self.inputs, self.outputs, self.type = op.inputs, op.outputs, op.type
+        self.attrs = dict(op.attrs, data_format="NCHW")
+
+
+def _unread_extra_outputs(g, op, slots):
+    for slot in slots:
+        if any(n in g.state.read_names for n in op.outputs.get(slot) or []):
+            raise Unexpressible(f"its output {slot!r} is read (only the normalised output "
+                                f"exports)")
+
+
+@emits("layer_norm")
+def layer_norm(g, op):
+    """LayerNormalization from opset 17, else the mean / variance computation."""
+    _unread_extra_outputs(g, op, ("mean", "variance"))
+    shape = g.shape_of(op)
+    axis = op.attrs["begin_norm_axis"] % len(shape)
+    normalized = shape[axis:]
+    eps = float(op.attrs["epsilon"])
+    affine = {}
+    for slot in ("scale", "bias"):
+        if op.inputs.get(slot):
+            value = g.arg(op, slot)
+            if len(normalized) > 1:
+                if any(d < 0 for d in normalized):
+                    raise Unexpressible("normalised dims of unknown size")
+                value = g.node("Reshape", [value, g.ints(normalized)])
+            affine[slot] = value
+    x = g.arg(op)
+    if g.opset >= 17:
+        scale = affine.get("scale") or g.const(np.ones(normalized), g.dtype_of(op))
+        inputs = [x, scale] + ([affine["bias"]] if "bias" in affine else [])
+        g.node("LayerNormalization", inputs, g.result(op), axis=axis, epsilon=eps)
+        return
+    axes = list(range(axis, len(shape)))
+    mean = g.with_axes("ReduceMean", [x], axes, 18, keepdims=1)
+    centred = g.node("Sub", [x, mean])
+    variance = g.with_axes("ReduceMean", [g.node("Mul", [centred, centred])], axes, 18,
+                           keepdims=1)
+    std = g.node("Sqrt", [g.node("Add", [variance, g.scalar_like(eps, op.inputs["x"][0])])])
+    y = g.node("Div", [centred, std])
+    if "scale" in affine:
+        y = g.node("Mul", [y, affine["scale"]])
+    if "bias" in affine:
+        y = g.node("Add", [y, affine["bias"]])
+    g.node("Identity", [y], g.result(op))
+
+
+@emits("group_norm")
+def group_norm(g, op):
+    """Per-group normalisation: reshape to [N, groups, -1], normalise, reshape back."""
+    _unread_extra_outputs(g, op, ("mean", "variance"))
+    if channel_last(op.attrs.get("data_format", "NCHW")):
+        raise Unexpressible("channels-last group_norm")
+    shape = g.shape_of(op)
+    if any(d < 0 for d in shape[1:]):
+        raise Unexpressible("group_norm needs known sizes after the batch dim")
+    x, groups = g.arg(op), int(op.attrs["groups"])
+    grouped = g.node("Reshape", [x, g.ints([0, groups, -1])])
+    mean = g.with_axes("ReduceMean", [grouped], [2], 18, keepdims=1)
+    centred = g.node("Sub", [grouped, mean])
+    variance = g.with_axes("ReduceMean", [g.node("Mul", [centred, centred])], [2], 18,
+                           keepdims=1)
+    eps = g.scalar_like(float(op.attrs["epsilon"]), op.inputs["x"][0])
+    y = g.node("Div", [centred, g.node("Sqrt", [g.node("Add", [variance, eps])])])
+    y = g.node("Reshape", [y, g.ints([0] + list(shape[1:]))])
+    per_channel = [1, shape[1]] + [1] * (len(shape) - 2)
+    for slot, combine in (("scale", "Mul"), ("bias", "Add")):
+        if op.inputs.get(slot):
+            y = g.node(combine, [y, g.node("Reshape", [g.arg(op, slot), g.ints(per_channel)])])
+    g.node("Identity", [y], g.result(op, "y"))
+
+
+@emits("softmax", "log_softmax")
+def softmax(g, op):
+    """Softmax / LogSoftmax; before opset 13 ONNX softmaxes a 2-D flattening, which equals
+    the per-axis softmax only over the last axis."""
+    rank = len(g.shape_of(op))
+    axis = op.attrs["axis"] % max(rank, 1)
+    if axis != rank - 1:
+        g.require(13, "softmax over an axis other than the last")
+    onnx_op = "Softmax" if op.type == "softmax" else "LogSoftmax"
+    g.node(onnx_op, [g.arg(op)], g.result(op), axis=axis)
+
+
+@emits("embedding")
+def embedding(g, op):
+    """Gather of weight rows; ids equal to padding_idx give zero rows."""
+    ids = g.arg(op)
+    rows = g.node("Gather", [g.arg(op, "weight"), ids], axis=0)
+    pad = op.attrs.get("padding_idx", -1)
+    if pad is None or pad < 0:
+        g.node("Identity", [rows], g.result(op))
+        return
+    g.require(9, "Where")
+    hit = g.with_axes("Unsqueeze", [g.node("Equal", [ids, g.scalar_like(pad, op.inputs["x"][0])])],
+                      [-1], 13)
+    zero = g.scalar_like(0, op.inputs["weight"][0])
+    g.node("Where", [hit, zero, rows], g.result(op))
+
+
+@emits("one_hot")
+def one_hot(g, op):
+    g.require(9, "OneHot")
+    dtype = g.dtype_of(op, "out", outputs=True)
+    depth = g.ints([op.attrs["num_classes"]])
+    g.node("OneHot", [g.arg(op), depth, g.const([0, 1], dtype)], g.result(op), axis=-1)

@@ -1,0 +1,311 @@
+"""Emitters of shape and indexing ops: reshape, transpose, flatten, squeeze, unsqueeze,
+concat, split, stack, slices and `x[...]`, gathers, expand, tile, constants and shapes."""
+import numpy as np
+
+from .graph import Unexpressible
+from .table import emits
+
+_END = np.iinfo(np.int64).max
+_BEFORE_START = np.iinfo(np.int64).min
+
+
+def _axis(axis, rank):
+    return axis % rank if rank else 0
+
+
+@emits("reshape")
+def reshape(g, op):
+    shape = [int(d) for d in op.attrs["shape"]]
+    g.node("Reshape", [g.arg(op), g.ints(shape)], g.result(op))
+
+
+@emits("reshape_dynamic")
+def reshape_dynamic(g, op):
+    g.node("Reshape", [g.arg(op), g.cast(g.arg(op, "shape"), "int64")], g.result(op))
+
+
+@emits("transpose")
+def transpose(g, op):
+    g.node("Transpose", [g.arg(op)], g.result(op), perm=[int(p) for p in op.attrs["perm"]])
+
+
+def _dims(g, x, start, stop):
+    """x's run-time dims [start, stop) as a 1-D int64 value."""
+    return g.slice(g.node("Shape", [x]), [start], [stop], [0])
+
+
+@emits("flatten")
+def flatten(g, op):
+    """Reshape to [dims before, -1, dims after] (the dims after taken at run time when
+    unknown)."""
+    shape = g.shape_of(op)
+    rank = max(len(shape), 1)
+    start, stop = _axis(op.attrs["start_axis"], rank), _axis(op.attrs["stop_axis"], rank)
+    tail = list(shape[stop + 1:])
+    x = g.arg(op)
+    if all(d >= 0 for d in tail):
+        target = g.ints([0] * start + [-1] + tail)
+    else:
+        parts = [g.ints([0] * start + [-1]), _dims(g, x, stop + 1, len(shape))]
+        target = g.node("Concat", parts, axis=0)
+    g.node("Reshape", [x, target], g.result(op))
+
+
+@emits("squeeze")
+def squeeze(g, op):
+    """Squeeze the axes sampan's rule drops: named axes of size 1 or unknown (assumed 1),
+    or every size-1 axis when none is named."""
+    shape = g.shape_of(op)
+    rank = len(shape)
+    named = [_axis(a, rank) for a in op.attrs["axis"]]
+    axes = sorted({a for a in named if shape[a] in (1, -1)} if named else
+                  {i for i, d in enumerate(shape) if d == 1})
+    if not axes:
+        g.node("Identity", [g.arg(op)], g.result(op))
+        return
+    g.with_axes("Squeeze", [g.arg(op)], axes, 13, g.result(op))
+
+
+def _inserted_axes(rank, axes):
+    """Final positions of the size-1 dims Paddle's unsqueeze inserts one at a time."""
+    dims = ["x"] * rank
+    for axis in axes:
+        dims.insert(axis if axis >= 0 else len(dims) + 1 + axis, "new")
+    return [i for i, d in enumerate(dims) if d == "new"]
+
+
+@emits("unsqueeze")
+def unsqueeze(g, op):
+    axes = _inserted_axes(len(g.shape_of(op)), [int(a) for a in op.attrs["axis"]])
+    g.with_axes("Unsqueeze", [g.arg(op)], axes, 13, g.result(op))
+
+
+@emits("concat")
+def concat(g, op):
+    rank = len(g.shape_of(op, "out", outputs=True))
+    g.node("Concat", g.args(op), g.result(op), axis=_axis(op.attrs["axis"], rank))
+
+
+@emits("stack")
+def stack(g, op):
+    rank = len(g.shape_of(op, "out", outputs=True))
+    axis = _axis(op.attrs["axis"], rank)
+    parts = [g.with_axes("Unsqueeze", [x], [axis], 13) for x in g.args(op)]
+    g.node("Concat", parts, g.result(op), axis=axis)
+
+
+@emits("split")
+def split(g, op):
+    shape = g.shape_of(op)
+    axis = _axis(op.attrs["axis"], len(shape))
+    sizes = [int(s) for s in op.attrs["sections"]]
+    if -1 in sizes:
+        if shape[axis] < 0:
+            raise Unexpressible("a -1 section along a dim of unknown size")
+        sizes[sizes.index(-1)] = shape[axis] - sum(s for s in sizes if s != -1)
+    outs = [g.define(n) for n in op.outputs["out"]]
+    if g.opset >= 13:
+        g.node("Split", [g.arg(op), g.ints(sizes)], outputs=outs, axis=axis)
+    else:
+        g.node("Split", [g.arg(op)], outputs=outs, axis=axis, split=sizes)
+
+
+@emits("slice")
+def slice_(g, op):
+    a = op.attrs
+    g.slice(g.arg(op, "input"), a["starts"], a["ends"], a["axes"], out=g.result(op))
+
+
+@emits("strided_slice")
+def strided_slice(g, op):
+    a = op.attrs
+    g.slice(g.arg(op), a["starts"], a["ends"], a["axes"], a["strides"], out=g.result(op))
+
+
+@emits("flip")
+def flip(g, op):
+    rank = len(g.shape_of(op))
+    axes = [_axis(a, rank) for a in op.attrs["axis"]]
+    n = len(axes)
+    g.slice(g.arg(op), [-1] * n, [_BEFORE_START] * n, axes, [-1] * n, out=g.result(op))
+
+
+def _index_items(index, rank):
+    """The index items with `...` replaced by full slices."""
+    used = sum(1 for item in index if item[0] not in ("none", "ellipsis"))
+    out = []
+    for item in index:
+        if item[0] == "ellipsis":
+            out += [("slice", None, None, None)] * (rank - used)
+        else:
+            out.append(item)
+    return out
+
+
+def _slice_bounds(item):
+    """(start, stop, step) of a slice item, Nones filled in for ONNX Slice."""
+    _, start, stop, step = item
+    step = 1 if step is None else step
+    if start is None:
+        start = 0 if step > 0 else -1
+    if stop is None:
+        stop = _END if step > 0 else _BEFORE_START
+    return start, stop, step
+
+
+@emits("getitem")
+def getitem(g, op):
+    """x[...] with ints, slices, None, `...` and at most one integer tensor (a Gather)."""
+    rank = len(g.shape_of(op))
+    items = _index_items(op.attrs["index"], rank)
+    tensors = list(op.inputs.get("indices") or [])
+    if len(tensors) > 1 or (tensors and any(i[0] == "int" for i in items)):
+        raise Unexpressible("indexing with several tensors, or tensors and ints together")
+    bounds, drop, new_axes, gather = [], [], [], None
+    axis = out_pos = 0
+    for item in items:
+        kind = item[0]
+        if kind == "none":
+            new_axes.append(out_pos)
+            out_pos += 1
+            continue
+        if kind == "int":
+            stop = item[1] + 1 if item[1] != -1 else _END
+            bounds.append((axis, item[1], stop, 1))
+            drop.append(axis)
+        elif kind == "slice":
+            start, stop, step = _slice_bounds(item)
+            if (start, stop, step) != (0, _END, 1):
+                bounds.append((axis, start, stop, step))
+            out_pos += 1
+        else:
+            gather = (axis, tensors[0])
+            out_pos += len(g.var(tensors[0])._shape)
+        axis += 1
+    x = g.arg(op)
+    if bounds:
+        axes, starts, stops, steps = zip(*bounds)
+        x = g.slice(x, starts, stops, axes, steps)
+    if gather is not None:
+        index = g.var(gather[1])
+        if index.dtype.name not in ("int32", "int64"):
+            raise Unexpressible(f"indexing with a {index.dtype.name} tensor")
+        x = g.node("Gather", [x, g.value(gather[1])], axis=gather[0])
+    if drop:
+        x = g.with_axes("Squeeze", [x], drop, 13)
+    if new_axes:
+        x = g.with_axes("Unsqueeze", [x], new_axes, 13)
+    g.node("Identity", [x], g.result(op))
+
+
+@emits("gather", "index_select")
+def gather(g, op):
+    rank = len(g.shape_of(op))
+    g.node("Gather", [g.arg(op), g.arg(op, "index")], g.result(op),
+           axis=_axis(int(op.attrs.get("axis", 0)), rank))
+
+
+@emits("gather_nd")
+def gather_nd(g, op):
+    g.require(11, "GatherND")
+    g.node("GatherND", [g.arg(op), g.arg(op, "index")], g.result(op))
+
+
+@emits("take_along_axis")
+def take_along_axis(g, op):
+    g.require(11, "GatherElements")
+    rank = len(g.shape_of(op, "arr"))
+    g.node("GatherElements", [g.arg(op, "arr"), g.arg(op, "indices")], g.result(op),
+           axis=_axis(op.attrs["axis"], rank))
+
+
+@emits("expand")
+def expand(g, op):
+    """Expand (broadcast); a -1 in the shape keeps x's dim, which broadcasting against 1
+    does."""
+    g.require(8, "Expand")
+    shape = [1 if int(d) == -1 else int(d) for d in op.attrs["shape"]]
+    g.node("Expand", [g.arg(op), g.ints(shape)], g.result(op))
+
+
+@emits("tile")
+def tile(g, op):
+    """Tile; x gains leading size-1 dims when more repeats than dims are given."""
+    repeats = [int(r) for r in op.attrs["repeat_times"]]
+    x, rank = g.arg(op), len(g.shape_of(op))
+    if len(repeats) > rank:
+        x = g.with_axes("Unsqueeze", [x], list(range(len(repeats) - rank)), 13)
+    repeats = [1] * (rank - len(repeats)) + repeats
+    g.node("Tile", [x, g.ints(repeats)], g.result(op))
+
+
+@emits("full")
+def full(g, op):
+    dtype = g.dtype_of(op, "out", outputs=True)
+    value = np.full([int(d) for d in op.attrs["shape"]], op.attrs["fill_value"], dtype)
+    g.node("Identity", [g.const(value)], g.result(op))
+
+
+@emits("assign_value")
+def assign_value(g, op):
+    dtype = g.dtype_of(op, "out", outputs=True)
+    value = np.asarray(op.attrs["values"], dtype).reshape([int(d) for d in op.attrs["shape"]])
+    g.node("Identity", [g.const(value)], g.result(op))
+
+
+@emits("arange")
+def arange(g, op):
+    a = op.attrs
+    dtype = g.dtype_of(op, "out", outputs=True)
+    g.node("Identity", [g.const(np.arange(a["start"], a["end"], a["step"]).astype(dtype))],
+           g.result(op))
+
+
+def _fill_of_shape(g, shape, value, dtype, out):
+    g.require(9, "ConstantOfShape")
+    from onnx import numpy_helper
+    return g.node("ConstantOfShape", [shape], out, value=numpy_helper.from_array(
+        np.full([1], value, dtype)))
+
+
+@emits("full_like")
+def full_like(g, op):
+    dtype = g.dtype_of(op, "out", outputs=True)
+    _fill_of_shape(g, g.node("Shape", [g.arg(op)]), op.attrs["fill_value"], dtype,
+                   g.result(op))
+
+
+@emits("full_dynamic")
+def full_dynamic(g, op):
+    dtype = g.dtype_of(op, "out", outputs=True)
+    shape = g.cast(g.arg(op, "shape"), "int64")
+    _fill_of_shape(g, shape, op.attrs["fill_value"], dtype, g.result(op))
+
+
+@emits("shape")
+def shape(g, op):
+    value = g.node("Shape", [g.arg(op, "input")])
+    g.cast(value, g.dtype_of(op, "out", outputs=True), g.result(op))
+
+
+@emits("numel")
+def numel(g, op):
+    g.cast(g.node("Size", [g.arg(op)]), g.dtype_of(op, "out", outputs=True), g.result(op))
+
+
+@emits("tril", "triu")
+def triangle(g, op):
+    g.require(14, "Trilu")
+    g.node("Trilu", [g.arg(op), g.const(int(op.attrs["diagonal"]), "int64")],
+           g.result(op), upper=int(op.type == "triu"))
+
+
+@emits("masked_fill")
+def masked_fill(g, op):
+    g.require(9, "Where")
+    value = g.arg(op, "value")
+    if g.dtype_of(op, "value") != g.dtype_of(op):
+        value = g.cast(value, g.dtype_of(op))
+    if len(g.shape_of(op, "value")):
+        value = g.node("Reshape", [value, g.ints([])])
+    g.node("Where", [g.arg(op, "mask"), value, g.arg(op)], g.result(op))

@@ -1,0 +1,144 @@
+"""Models exported to ONNX compute in onnxruntime what they compute in sampan (rtol 1e-4),
+at two batch sizes from one file (the batch dim is symbolic)."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+from sampan import nn
+from sampan.static import InputSpec
+from sampan.vision import models
+
+from .harness import assert_same, export, node_types
+
+
+class TextRNN(nn.Layer):
+    """Embedding, a two-layer bidirectional LSTM or GRU, a classifier on the last step."""
+
+    def __init__(self, cell):
+        super().__init__()
+        self.emb = nn.Embedding(50, 8)
+        self.rnn = cell(8, 8, num_layers=2, direction="bidirect")
+        self.fc = nn.Linear(16, 3)
+
+    def forward(self, ids):
+        out, _ = self.rnn(self.emb(ids))
+        return self.fc(out[:, -1])
+
+
+class Encoder(nn.Layer):
+    """A two-layer Transformer encoder over embedded tokens, mean-pooled."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50, 16)
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1), 2)
+        self.fc = nn.Linear(16, 4)
+
+    def forward(self, ids):
+        return self.fc(self.enc(self.emb(ids)).mean(axis=1))
+
+
+class TensorIf(nn.Layer):
+    """A tensor-dependent `if` with two results."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        y = self.fc(x)
+        if y.mean() > 0:
+            y = nn.functional.sigmoid(y) * 2.0
+        else:
+            y = y - 1.0
+        return nn.functional.relu(y), y.sum(axis=1)
+
+
+class TensorWhile(nn.Layer):
+    """A tensor `while` whose trip count depends on the input values, with a counter."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    def forward(self, x):
+        i = paddle.zeros([1], "int64")
+        h = self.fc(x)
+        while h.abs().max() < 10.0:
+            h = h * 1.5 + 0.5
+            i = i + 1
+        return h, i
+
+
+def _images(channels, size):
+    rng = np.random.RandomState(0)
+    return [rng.rand(n, channels, size, size).astype("float32") for n in (1, 3)]
+
+
+def _ids():
+    rng = np.random.RandomState(1)
+    return [rng.randint(0, 50, (n, 6)).astype("int64") for n in (2, 5)]
+
+
+def _cases():
+    paddle.seed(3)
+    image32 = [InputSpec([None, 3, 32, 32], "float32", "image")]
+    ids = [InputSpec([None, 6], "int64", "ids")]
+    mlp = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 8), nn.Tanh(),
+                        nn.Linear(8, 3), nn.Softmax())
+    rng = np.random.RandomState(2)
+    return {
+        "mlp": (mlp, [InputSpec([None, 4], "float32", "x")],
+                [rng.randn(n, 4).astype("float32") for n in (2, 7)]),
+        "lenet": (models.LeNet(), [InputSpec([None, 1, 28, 28], "float32", "image")],
+                  _images(1, 28)),
+        "resnet18": (models.resnet18(num_classes=10), image32, _images(3, 32)),
+        "mobilenet_v3_small": (models.mobilenet_v3_small(scale=0.5, num_classes=10), image32,
+                               _images(3, 32)),
+        "lstm_text": (TextRNN(nn.LSTM), ids, _ids()),
+        "gru_text": (TextRNN(nn.GRU), ids, _ids()),
+        "transformer_encoder": (Encoder(), ids, _ids()),
+        "tensor_if": (TensorIf(), [InputSpec([None, 4], "float32", "x")],
+                      [np.array([[0.5, -1.0, 2.0, 0.1], [1.0, 0.3, -0.2, 0.4]], "float32"),
+                       -np.ones([3, 4], "float32") * 4]),
+        "tensor_while": (TensorWhile(), [InputSpec([None, 3], "float32", "x")],
+                         [np.array([[0.1, 0.2, -0.3]], "float32"),
+                          np.array([[1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], "float32")]),
+    }
+
+
+CASES = _cases()
+
+
+def _trained_statistics(layer):
+    """Non-trivial BatchNorm running statistics, so inference normalisation is tested."""
+    rng = np.random.RandomState(5)
+    for sub in layer.sublayers():
+        if isinstance(sub, nn.layer.norm._BatchNormBase):
+            sub._mean.set_value(rng.randn(*sub._mean.shape).astype("float32") * 0.1)
+            sub._variance.set_value(rng.rand(*sub._variance.shape).astype("float32") + 0.5)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_model_agrees_with_sampan_at_two_batch_sizes(tmp_path, name):
+    layer, specs, batches = CASES[name]
+    _trained_statistics(layer)
+    layer.eval()
+    model, session = export(layer, specs, tmp_path)
+    assert model.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
+    for arrays in batches:
+        assert_same(layer, session, [arrays])
+
+
+def test_tensor_if_becomes_onnx_if(tmp_path):
+    layer, specs, _ = CASES["tensor_if"]
+    model, _ = export(layer, specs, tmp_path)
+    assert "If" in node_types(model.graph)
+
+
+def test_tensor_while_becomes_onnx_loop(tmp_path):
+    layer, specs, batches = CASES["tensor_while"]
+    model, session = export(layer, specs, tmp_path)
+    assert "Loop" in node_types(model.graph)
+    counts = [session.run(None, {"x": b})[1] for b in batches]
+    assert counts[0].item() > counts[1].item()  # the trip count follows the data
