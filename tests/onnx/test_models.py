@@ -70,6 +70,26 @@ class TensorWhile(nn.Layer):
         return h, i
 
 
+class ArrayLoop(nn.Layer):
+    """A while_loop carrying a tensor array it writes each step, read after the loop."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    def forward(self, x):
+        steps = paddle.full([1], 3, "int64")
+        items = paddle.tensor.create_array("float32")
+
+        def body(i, h, items):
+            h = paddle.tanh(self.fc(h))
+            return i + 1, h, paddle.tensor.array_write(h, i, items)
+        _, h, items = paddle.static.nn.while_loop(
+            lambda i, h, items: i < steps, body, [paddle.zeros([1], "int64"), x, items])
+        first = paddle.tensor.array_read(items, paddle.zeros([1], "int64"))
+        return first + h, paddle.tensor.array_length(items)
+
+
 def _images(channels, size):
     rng = np.random.RandomState(0)
     return [rng.rand(n, channels, size, size).astype("float32") for n in (1, 3)]
@@ -104,6 +124,8 @@ def _cases():
         "tensor_while": (TensorWhile(), [InputSpec([None, 3], "float32", "x")],
                          [np.array([[0.1, 0.2, -0.3]], "float32"),
                           np.array([[1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], "float32")]),
+        "tensor_array_loop": (ArrayLoop(), [InputSpec([None, 3], "float32", "x")],
+                              [np.ones([1, 3], "float32"), np.eye(3, dtype="float32")]),
     }
 
 
@@ -142,3 +164,10 @@ def test_tensor_while_becomes_onnx_loop(tmp_path):
     assert "Loop" in node_types(model.graph)
     counts = [session.run(None, {"x": b})[1] for b in batches]
     assert counts[0].item() > counts[1].item()  # the trip count follows the data
+
+
+def test_tensor_arrays_become_sequences(tmp_path):
+    layer, specs, _ = CASES["tensor_array_loop"]
+    model, _ = export(layer, specs, tmp_path)
+    assert model.opset_import[0].version == 14
+    assert {"Loop", "SequenceInsert", "SequenceAt"} <= node_types(model.graph)

@@ -124,5 +124,6 @@ def _outputs(g, method, sources):
             value = g.node("Identity", [value])
         used.add(value)
         var = g.var(name)
-        outputs.append(value_info(value, var.dtype, var._shape))
+        shape = None if name in g.state.shapeless else var._shape
+        outputs.append(value_info(value, var.dtype, shape))
     return outputs

@@ -10,7 +10,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-__all__ = ["ExportState", "Graph", "Unexpressible", "ONNX_DTYPES", "onnx_dtype"]
+__all__ = ["ExportState", "Graph", "Unexpressible", "ONNX_DTYPES", "onnx_dtype", "value_info",
+           "var_info"]
 
 ONNX_DTYPES = {"float32": TensorProto.FLOAT, "float64": TensorProto.DOUBLE,
                "float16": TensorProto.FLOAT16, "bfloat16": TensorProto.BFLOAT16,
@@ -43,6 +44,7 @@ class ExportState:
         self.vars = {n: v for block in program.blocks for n, v in block.vars.items()}
         self.taken = set()
         self.needs = {}          # op type -> (opset version, why)
+        self.shapeless = set()   # variables whose declared shape is not to be trusted
         self.read_names = {n for block in program.blocks for op in block.ops
                            for names in op.inputs.values() for n in names}
 
@@ -143,9 +145,9 @@ class Graph:
 
     def clip(self, x, low, high, sampan_name, out=None):
         """Clip to [low, high] (either may be None): attributes before opset 11."""
+        if not self.var(sampan_name).dtype.name.startswith("float"):
+            self.require(12, "Clip of an integer tensor")
         if self.opset < 11:
-            if self.var(sampan_name).dtype.name != "float32":
-                self.require(11, "Clip of a non-float32 tensor")
             return self.node("Clip", [x], out, min=None if low is None else float(low),
                              max=None if high is None else float(high))
         bounds = ["" if b is None else self.scalar_like(b, sampan_name) for b in (low, high)]
@@ -162,6 +164,14 @@ def value_info(name, dtype, shape=None):
     dims = None if shape is None else [d if isinstance(d, str) else None if d < 0 else d
                                        for d in shape]
     return helper.make_tensor_value_info(name, onnx_dtype(dtype), dims)
+
+
+def var_info(name, var):
+    """The type of value `name` holding sampan variable `var`: a tensor sequence for a
+    tensor array, else a tensor of any shape."""
+    if getattr(var, "kind", None) == "array":
+        return helper.make_tensor_sequence_value_info(name, onnx_dtype(var.dtype), None)
+    return value_info(name, var.dtype)
 
 
 def ir_version_for(opset):

@@ -252,8 +252,8 @@ def embedding(g, op):
         g.node("Identity", [rows], g.result(op))
         return
     g.require(9, "Where")
-    hit = g.with_axes("Unsqueeze", [g.node("Equal", [ids, g.scalar_like(pad, op.inputs["x"][0])])],
-                      [-1], 13)
+    hit = g.node("Equal", [ids, g.scalar_like(pad, op.inputs["x"][0])])
+    hit = g.with_axes("Unsqueeze", [hit], [len(g.shape_of(op))], 13)
     zero = g.scalar_like(0, op.inputs["weight"][0])
     g.node("Where", [hit, zero, rows], g.result(op))
 
