@@ -264,3 +264,23 @@ def one_hot(g, op):
     dtype = g.dtype_of(op, "out", outputs=True)
     depth = g.ints([op.attrs["num_classes"]])
     g.node("OneHot", [g.arg(op), depth, g.const([0, 1], dtype)], g.result(op), axis=-1)
+
+
+@emits("dot")
+def dot(g, op):
+    """Sum of the products over the last axis (1-D: a scalar; 2-D: one per row)."""
+    rank = len(g.shape_of(op))
+    product = g.node("Mul", [g.arg(op), g.arg(op, "y")])
+    g.with_axes("ReduceSum", [product], [rank - 1], 13, g.result(op), keepdims=0)
+
+
+@emits("einsum")
+def einsum(g, op):
+    g.require(12, "Einsum")
+    g.node("Einsum", g.args(op, "operands"), g.result(op), equation=op.attrs["equation"])
+
+
+@emits("det")
+def det(g, op):
+    g.require(11, "Det")
+    g.node("Det", [g.arg(op)], g.result(op))

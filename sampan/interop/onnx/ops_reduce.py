@@ -1,4 +1,7 @@
 """Emitters of reductions, arg-reductions, cumulative sums and top-k."""
+import numpy as np
+
+from .graph import Unexpressible
 from .table import emits
 
 # sampan op -> (ONNX op, opset from which its axes are an input)
@@ -94,3 +97,38 @@ def topk(g, op):
     g.node("TopK", [g.arg(op), g.ints([int(a["k"])])], outputs=[values, indices],
            axis=int(a.get("axis", -1)) % rank, **extra)
     g.cast(indices, g.dtype_of(op, "indices", outputs=True), g.define(op.outputs["indices"][0]))
+
+
+@emits("sort", "argsort")
+def sort(g, op):
+    """TopK over the whole (known) axis: descending is largest-first."""
+    g.require(11, "TopK largest / sorted attributes")
+    shape = g.shape_of(op)
+    axis = op.attrs["axis"] % max(len(shape), 1)
+    if shape[axis] < 0:
+        raise Unexpressible(f"sorting along axis {axis} of unknown size")
+    values, indices = g.state.fresh("sorted"), g.state.fresh("sort_indices")
+    g.node("TopK", [g.arg(op), g.ints([shape[axis]])], outputs=[values, indices], axis=axis,
+           largest=int(bool(op.attrs["descending"])), sorted=1)
+    if op.type == "sort":
+        g.node("Identity", [values], g.result(op))
+    g.node("Identity", [indices], g.result(op, "indices"))
+
+
+@emits("var", "std")
+def variance(g, op):
+    """Mean squared deviation over the axes, times n / (n - 1) when unbiased (the count
+    n from the known sizes of the reduced dims)."""
+    shape = g.shape_of(op)
+    axes = _axes(op, len(shape)) or list(range(len(shape)))
+    count = int(np.prod([shape[a] for a in axes]))
+    if any(shape[a] < 0 for a in axes):
+        raise Unexpressible("variance over dims of unknown size")
+    x, name = g.arg(op), op.inputs["x"][0]
+    keep = int(bool(op.attrs.get("keepdim")))
+    centred = g.node("Sub", [x, g.with_axes("ReduceMean", [x], axes, 18, keepdims=1)])
+    total = g.with_axes("ReduceSum", [g.node("Mul", [centred, centred])], axes, 13,
+                        keepdims=keep)
+    divisor = count - 1 if op.attrs.get("unbiased") else count
+    value = g.node("Div", [total, g.scalar_like(float(max(divisor, 0)), name)])
+    g.node("Sqrt" if op.type == "std" else "Identity", [value], g.result(op))

@@ -2,6 +2,7 @@
 concat, split, stack, slices and `x[...]`, gathers, expand, tile, constants and shapes."""
 import numpy as np
 
+from ...ops.infer_meta.manipulation import _pad_widths
 from .graph import Unexpressible
 from .table import emits
 
@@ -309,3 +310,69 @@ def masked_fill(g, op):
     if len(g.shape_of(op, "value")):
         value = g.node("Reshape", [value, g.ints([])])
     g.node("Where", [g.arg(op, "mask"), value, g.arg(op)], g.result(op))
+
+
+@emits("pad")
+def pad(g, op):
+    """Pad with the per-dim widths sampan's pad computes; replicate is ONNX's `edge` and
+    circular its `wrap` (opset 19)."""
+    a = op.attrs
+    widths = _pad_widths(len(g.shape_of(op)), a["paddings"], a["mode"], a["data_format"])
+    pads = [w[0] for w in widths] + [w[1] for w in widths]
+    mode = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
+            "circular": "wrap"}[a["mode"]]
+    if mode == "wrap":
+        g.require(19, "circular padding")
+    x, out = g.arg(op), g.result(op)
+    if g.opset < 11:
+        g.node("Pad", [x], out, pads=pads, mode=mode, value=float(a["value"]))
+        return
+    inputs = [x, g.ints(pads)]
+    if mode == "constant":
+        inputs.append(g.scalar_like(a["value"], op.inputs["x"][0]))
+    g.node("Pad", inputs, out, mode=mode)
+
+
+@emits("roll")
+def roll(g, op):
+    """Each rolled axis as two slices concatenated (sizes must be known); no axis rolls
+    the flattened tensor."""
+    shape = g.shape_of(op)
+    x, axes, shifts = g.arg(op), list(op.attrs["axis"]), list(op.attrs["shifts"])
+    flat = not axes
+    if flat:
+        if any(d < 0 for d in shape):
+            raise Unexpressible("rolling the flattened tensor needs its shape known")
+        x, axes, sizes = g.node("Reshape", [x, g.ints([-1])]), [0], [int(np.prod(shape))]
+    else:
+        axes = [_axis(a, len(shape)) for a in axes]
+        sizes = [shape[a] for a in axes]
+    for axis, shift, size in zip(axes, shifts, sizes):
+        if size < 0:
+            raise Unexpressible(f"rolling axis {axis} of unknown size")
+        cut = size - shift % size
+        if cut % size:
+            x = g.node("Concat", [g.slice(x, [cut], [_END], [axis]),
+                                  g.slice(x, [0], [cut], [axis])], axis=axis)
+    if flat:
+        x = g.node("Reshape", [x, g.ints(shape)])
+    g.node("Identity", [x], g.result(op))
+
+
+@emits("nonzero")
+def nonzero(g, op):
+    """[count, rank] int64 coordinates (ONNX's NonZero gives them transposed)."""
+    g.require(9, "NonZero")
+    g.node("Transpose", [g.node("NonZero", [g.arg(op)])], g.result(op), perm=[1, 0])
+
+
+@emits("linspace", "eye")
+def constant_sequence(g, op):
+    """Constants computed at export: their attributes fix every value."""
+    a, dtype = op.attrs, g.dtype_of(op, "out", outputs=True)
+    if op.type == "linspace":
+        value = np.linspace(a["start"], a["stop"], int(a["num"]))
+    else:
+        columns = a["num_columns"] if a["num_columns"] not in (None, -1) else a["num_rows"]
+        value = np.eye(int(a["num_rows"]), int(columns))
+    g.node("Identity", [g.const(value.astype(dtype))], g.result(op))
