@@ -110,8 +110,8 @@ def test_import_sampan_does_not_import_onnx():
 
 
 def test_coverage_table_in_docs_is_current():
-    spec = importlib.util.spec_from_file_location("gen", ROOT / "tools" / "gen_onnx_coverage.py")
+    spec = importlib.util.spec_from_file_location("gen", ROOT / "tools" / "gen_interop_docs.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     text = (ROOT / "docs" / "interop.md").read_text()
-    assert gen.render(text) == text, "run python tools/gen_onnx_coverage.py"
+    assert gen.render(text) == text, "run python tools/gen_interop_docs.py"

@@ -8,6 +8,7 @@ from sampan import nn
 from sampan.static import InputSpec
 from sampan.vision import models
 
+from ..interop import sampan_models
 from .harness import assert_same, export, node_types
 
 
@@ -36,38 +37,6 @@ class Encoder(nn.Layer):
 
     def forward(self, ids):
         return self.fc(self.enc(self.emb(ids)).mean(axis=1))
-
-
-class TensorIf(nn.Layer):
-    """A tensor-dependent `if` with two results."""
-
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(4, 3)
-
-    def forward(self, x):
-        y = self.fc(x)
-        if y.mean() > 0:
-            y = nn.functional.sigmoid(y) * 2.0
-        else:
-            y = y - 1.0
-        return nn.functional.relu(y), y.sum(axis=1)
-
-
-class TensorWhile(nn.Layer):
-    """A tensor `while` whose trip count depends on the input values, with a counter."""
-
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(3, 3)
-
-    def forward(self, x):
-        i = paddle.zeros([1], "int64")
-        h = self.fc(x)
-        while h.abs().max() < 10.0:
-            h = h * 1.5 + 0.5
-            i = i + 1
-        return h, i
 
 
 class ArrayLoop(nn.Layer):
@@ -118,18 +87,21 @@ def _cases():
         "lstm_text": (TextRNN(nn.LSTM), ids, _ids()),
         "gru_text": (TextRNN(nn.GRU), ids, _ids()),
         "transformer_encoder": (Encoder(), ids, _ids()),
-        "tensor_if": (TensorIf(), [InputSpec([None, 4], "float32", "x")],
-                      [np.array([[0.5, -1.0, 2.0, 0.1], [1.0, 0.3, -0.2, 0.4]], "float32"),
-                       -np.ones([3, 4], "float32") * 4]),
-        "tensor_while": (TensorWhile(), [InputSpec([None, 3], "float32", "x")],
-                         [np.array([[0.1, 0.2, -0.3]], "float32"),
-                          np.array([[1.0, 2.0, 3.0], [4.0, 0.0, 1.0]], "float32")]),
         "tensor_array_loop": (ArrayLoop(), [InputSpec([None, 3], "float32", "x")],
                               [np.ones([1, 3], "float32"), np.eye(3, dtype="float32")]),
     }
 
 
-CASES = _cases()
+def _shared_cases():
+    """The models tests/interop exports for Paddle: a CNN with BatchNorm, dropout and
+    LayerNorm, a text MLP, a tensor `if` and `while`, and LSTM + GRU layers."""
+    cases = {}
+    for name, (layer, specs, x) in sampan_models.models().items():
+        cases[name] = (layer, specs, [x, np.concatenate([x, x[::-1]])[:3]])
+    return cases
+
+
+CASES = {**_cases(), **_shared_cases()}
 
 
 def _trained_statistics(layer):
@@ -152,18 +124,13 @@ def test_model_agrees_with_sampan_at_two_batch_sizes(tmp_path, name):
         assert_same(layer, session, [arrays])
 
 
-def test_tensor_if_becomes_onnx_if(tmp_path):
-    layer, specs, _ = CASES["tensor_if"]
-    model, _ = export(layer, specs, tmp_path)
-    assert "If" in node_types(model.graph)
-
-
-def test_tensor_while_becomes_onnx_loop(tmp_path):
-    layer, specs, batches = CASES["tensor_while"]
+def test_tensor_if_and_while_become_onnx_if_and_loop(tmp_path):
+    layer, specs, _ = CASES["control_flow"]
     model, session = export(layer, specs, tmp_path)
-    assert "Loop" in node_types(model.graph)
-    counts = [session.run(None, {"x": b})[1] for b in batches]
-    assert counts[0].item() > counts[1].item()  # the trip count follows the data
+    assert {"If", "Loop"} <= node_types(model.graph)
+    small = np.full([1, 3], 0.01, "float32")
+    assert_same(layer, session, [small])       # many trips
+    assert_same(layer, session, [small * 1000])  # none
 
 
 def test_tensor_arrays_become_sequences(tmp_path):
