@@ -79,6 +79,7 @@ CASES = {
     "conv1d": (lambda a, w: F.conv1d(a, w, padding=1), [X, R.randn(2, 3, 3).astype("float32")]),
     "max_pool": (lambda a: F.max_pool2d(a, 3, 2, 1), [IMG]),
     "max_pool_ceil": (lambda a: F.max_pool2d(a, 2, 2, ceil_mode=True), [IMG[:, :, :5, :5]]),
+    "max_pool_mask_unread": (lambda a: F.max_pool2d(a, 2, return_mask=True)[0], [IMG]),
     "avg_pool": (lambda a: F.avg_pool2d(a, 3, 2, 1), [IMG]),
     "avg_pool_inclusive": (lambda a: F.avg_pool2d(a, 3, 2, 1, exclusive=False), [IMG]),
     "adaptive_avg": (lambda a: F.adaptive_avg_pool2d(a, 3), [IMG]),

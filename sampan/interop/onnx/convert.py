@@ -1,6 +1,7 @@
 """Ops of a sampan block -> nodes of a Graph, through the op table. An op ONNX cannot
 express is recorded (with the user's source line) and conversion goes on without it, so
-one export reports every problem; ops reading its outputs are skipped silently."""
+one export reports every problem; ops reading its outputs (or those of an op type the
+table lacks) are skipped silently."""
 from ...executor.plan import format_origin
 from .graph import Unexpressible
 from .table import emitters
@@ -23,6 +24,9 @@ def convert_ops(g, ops):
     table = emitters()
     for op in ops:
         g.op_type = op.type
+        if op.type not in table:
+            g.state.unmapped.add(op.type)   # reported with the others; readers skip
+            continue
         try:
             for names in op.inputs.values():
                 for name in names:
@@ -37,6 +41,6 @@ def convert_ops(g, ops):
 def _known(g, name):
     """Raise Poisoned when `name` is missing because an earlier op failed."""
     if name not in g.env:
-        if g.state.problems:
+        if g.state.problems or g.state.unmapped:
             raise Poisoned(name)
         raise KeyError(f"ONNX export: variable {name!r} is read before it is computed")

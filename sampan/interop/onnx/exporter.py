@@ -12,6 +12,7 @@ import os
 from onnx import helper, numpy_helper
 
 from ...serialization import atomic_open
+from ...version import full_version
 from ..errors import UnsupportedOnnxOp
 from .convert import convert_ops, unmapped_ops
 from .graph import ExportState, Graph, check, ir_version_for, value_info
@@ -63,12 +64,9 @@ def to_onnx_model(method, values, opset, auto_upgrade=True):
         raise ValueError(f"paddle.onnx.export: opset_version must be an int from {MIN_OPSET} "
                          f"to {MAX_OPSET}, got {opset!r}")
     missing = unmapped_ops(method.program)
-    if missing:
-        state = _build(method, values, opset)[1]
-        raise UnsupportedOnnxOp(missing, state.problems)
     model, state = _build(method, values, opset)
-    if state.problems:
-        raise UnsupportedOnnxOp((), state.problems)
+    if missing or state.problems:
+        raise UnsupportedOnnxOp(missing, state.problems)
     if state.needs:
         wanted = max(version for version, _ in state.needs.values())
         if not auto_upgrade or wanted > MAX_OPSET:
@@ -87,7 +85,7 @@ def _symbolic(name, shape):
 
 def _build(method, values, opset):
     """(ModelProto, ExportState) of the method at `opset` (ops without a mapping are
-    skipped, so their problems are still collected)."""
+    skipped, so the problems of the others are still collected)."""
     program = method.program
     state = ExportState(program, opset)
     g = Graph(state)
@@ -101,16 +99,14 @@ def _build(method, values, opset):
         state.taken.add(name)
         g.bind(name, name)
         initializers.append(numpy_helper.from_array(values[name], name))
-    from .table import emitters
-    table = emitters()
-    convert_ops(g, [op for op in program.global_block().ops if op.type in table])
-    outputs = _outputs(g, method, set(g.env[n] for n in method.parameters) | set(
-        e["name"] for e in method.inputs)) if not state.problems else []
+    convert_ops(g, program.global_block().ops)
+    failed = state.problems or state.unmapped
+    outputs = [] if failed else _outputs(g, method, set(g.env[n] for n in method.parameters)
+                                         | set(e["name"] for e in method.inputs))
     graph = helper.make_graph(g.nodes, "sampan", inputs, outputs, initializers)
-    from ... import version
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               ir_version=ir_version_for(opset), producer_name="sampan",
-                              producer_version=version.full_version)
+                              producer_version=full_version)
     return model, state
 
 

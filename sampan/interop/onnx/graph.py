@@ -41,6 +41,7 @@ class ExportState:
         self.program = program
         self.opset = opset
         self.problems = []       # "op (source line): why" for ops ONNX cannot express
+        self.unmapped = set()    # op types met that the table lacks
         self.vars = {n: v for block in program.blocks for n, v in block.vars.items()}
         self.taken = set()
         self.needs = {}          # op type -> (opset version, why)
@@ -93,6 +94,35 @@ class Graph:
 
     def bind(self, name, value):
         self.env[name] = value
+
+    # -- the op being converted --
+    def arg(self, op, slot="x"):
+        """The ONNX value of the op's one tensor in input `slot`."""
+        return self.value(op.inputs[slot][0])
+
+    def args(self, op, slot="x"):
+        return [self.value(n) for n in op.inputs.get(slot) or []]
+
+    def result(self, op, slot="out"):
+        """A fresh ONNX value for the op's output `slot` (its one tensor)."""
+        return self.define(op.outputs[slot][0])
+
+    def shape_of(self, op, slot="x", outputs=False):
+        """The static shape (-1: unknown) of the op's tensor in `slot`."""
+        names = op.outputs[slot] if outputs else op.inputs[slot]
+        return tuple(self.var(names[0])._shape)
+
+    def dtype_of(self, op, slot="x", outputs=False):
+        names = op.outputs[slot] if outputs else op.inputs[slot]
+        return self.var(names[0]).dtype.name
+
+    def refuse_read(self, op, slots):
+        """Unexpressible when another op reads one of these outputs of `op` (outputs only
+        training needs, e.g. a dropout mask or batch statistics)."""
+        for slot in slots:
+            if any(n in self.state.read_names for n in op.outputs.get(slot) or []):
+                raise Unexpressible(f"its output {slot!r} is read (inference exports the "
+                                    f"main output only)")
 
     # -- nodes --
     def node(self, op_type, inputs, out=None, outputs=None, **attrs):
@@ -183,32 +213,3 @@ def check(model):
     """onnx.checker with full shape inference (raises onnx's ValidationError)."""
     onnx.checker.check_model(model, full_check=True)
 
-
-def _op_methods():
-    """Accessors of an op's slots, as Graph methods (emitters read ops through them)."""
-
-    def arg(self, op, slot="x"):
-        """The ONNX value of the op's one tensor in input `slot`."""
-        return self.value(op.inputs[slot][0])
-
-    def args(self, op, slot="x"):
-        return [self.value(n) for n in op.inputs.get(slot) or []]
-
-    def result(self, op, slot="out"):
-        """A fresh ONNX value for the op's output `slot` (its one tensor)."""
-        return self.define(op.outputs[slot][0])
-
-    def shape_of(self, op, slot="x", outputs=False):
-        """The static shape (-1: unknown) of the op's tensor in `slot`."""
-        names = op.outputs[slot] if outputs else op.inputs[slot]
-        return tuple(self.var(names[0])._shape)
-
-    def dtype_of(self, op, slot="x", outputs=False):
-        names = op.outputs[slot] if outputs else op.inputs[slot]
-        return self.var(names[0]).dtype.name
-
-    return {f.__name__: f for f in (arg, args, result, shape_of, dtype_of)}
-
-
-for _name, _method in _op_methods().items():
-    setattr(Graph, _name, _method)

@@ -251,14 +251,10 @@ def dropout(g, op):
     if not op.attrs.get("is_test", True):
         raise Unexpressible("dropout in training mode (export runs the layer in eval mode; "
                             "is_test=False was forced)")
-    if op.outputs.get("mask") and any(n in _readers(g) for n in op.outputs["mask"]):
-        raise Unexpressible("the dropout mask is read")
+    g.refuse_read(op, ("mask",))
     x = g.arg(op)
     if op.attrs.get("mode") == "downscale_in_infer":
         g.node("Mul", [x, _scalar(g, op, 1.0 - op.attrs["p"])], g.result(op))
     else:
         g.node("Identity", [x], g.result(op))
 
-
-def _readers(g):
-    return g.state.read_names

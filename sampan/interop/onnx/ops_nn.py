@@ -140,38 +140,40 @@ def batch_norm(g, op):
     attrs = op.attrs
     if not (attrs.get("is_test") or attrs.get("use_global_stats")):
         raise Unexpressible("batch_norm in training mode (batch statistics)")
-    _unread_extra_outputs(g, op, ("mean_out", "variance_out", "saved_mean", "saved_variance"))
+    g.refuse_read(op, ("mean_out", "variance_out", "saved_mean", "saved_variance"))
     layout = attrs.get("data_format", "NCHW")
     shape = g.shape_of(op)
     channels = shape[-1] if channel_last(layout) and len(shape) > 2 else shape[1]
     scale = _channel_const(g, op, "scale", 1.0, channels)
     bias = _channel_const(g, op, "bias", 0.0, channels)
     mean, variance = g.arg(op, "mean"), g.arg(op, "variance")
-    wrapped = op if len(shape) > 2 else _NCHW(op)
+    wrapped = op if len(shape) > 2 else _Viewed(op, data_format="NCHW")  # channels at 1
     _layout_wrapped(g, wrapped, "x", lambda x: g.node(
         "BatchNormalization", [x, scale, bias, mean, variance],
         epsilon=float(attrs["epsilon"]), momentum=float(attrs["momentum"])))
 
 
-class _NCHW:
-    """An op seen with data_format NCHW (a rank-2 input has its channels at axis 1)."""
+class _Viewed:
+    """An op seen with some attributes replaced (to reuse another op's emitter)."""
 
-    def __init__(self, op):
+    def __init__(self, op, **attrs):
         self.inputs, self.outputs, self.type = op.inputs, op.outputs, op.type
-        self.attrs = dict(op.attrs, data_format="NCHW")
+        self.origin = op.origin
+        self.attrs = dict(op.attrs, **attrs)
 
 
-def _unread_extra_outputs(g, op, slots):
-    for slot in slots:
-        if any(n in g.state.read_names for n in op.outputs.get(slot) or []):
-            raise Unexpressible(f"its output {slot!r} is read (only the normalised output "
-                                f"exports)")
+@emits("max_pool2d_with_index", "max_pool3d_with_index")
+def max_pool_with_index(g, op):
+    """Max pooling whose mask output nobody reads."""
+    g.refuse_read(op, ("mask",))
+    pool(g, _Viewed(op, pooling_type="max", exclusive=True, data_format="NCHW",
+                    padding_algorithm="EXPLICIT"))
 
 
 @emits("layer_norm")
 def layer_norm(g, op):
     """LayerNormalization from opset 17, else the mean / variance computation."""
-    _unread_extra_outputs(g, op, ("mean", "variance"))
+    g.refuse_read(op, ("mean", "variance"))
     shape = g.shape_of(op)
     axis = op.attrs["begin_norm_axis"] % len(shape)
     normalized = shape[axis:]
@@ -208,7 +210,7 @@ def layer_norm(g, op):
 @emits("group_norm")
 def group_norm(g, op):
     """Per-group normalisation: reshape to [N, groups, -1], normalise, reshape back."""
-    _unread_extra_outputs(g, op, ("mean", "variance"))
+    g.refuse_read(op, ("mean", "variance"))
     if channel_last(op.attrs.get("data_format", "NCHW")):
         raise Unexpressible("channels-last group_norm")
     shape = g.shape_of(op)

@@ -1,6 +1,7 @@
 """Emitters of shape and indexing ops: reshape, transpose, flatten, squeeze, unsqueeze,
 concat, split, stack, slices and `x[...]`, gathers, expand, tile, constants and shapes."""
 import numpy as np
+from onnx import numpy_helper
 
 from ...ops.infer_meta.manipulation import _pad_widths
 from .graph import Unexpressible
@@ -264,7 +265,6 @@ def arange(g, op):
 
 def _fill_of_shape(g, shape, value, dtype, out):
     g.require(9, "ConstantOfShape")
-    from onnx import numpy_helper
     return g.node("ConstantOfShape", [shape], out, value=numpy_helper.from_array(
         np.full([1], value, dtype)))
 
