@@ -138,3 +138,26 @@ def test_tensor_arrays_become_sequences(tmp_path):
     model, _ = export(layer, specs, tmp_path)
     assert model.opset_import[0].version == 14
     assert {"Loop", "SequenceInsert", "SequenceAt"} <= node_types(model.graph)
+
+
+@pytest.mark.parametrize("cell", [nn.GRU, nn.LSTM])
+def test_recurrent_layer_over_unknown_length_becomes_a_loop_over_sequences(tmp_path, cell):
+    """With the time length unknown the recurrence is a `while` writing a tensor array;
+    one file serves every batch size and length."""
+    paddle.seed(4)
+    layer = TextRNN(cell)
+    layer.eval()
+    model, session = export(layer, [InputSpec([None, None], "int64", "ids")], tmp_path)
+    assert {"Loop", "SequenceInsert", "ConcatFromSequence"} <= node_types(model.graph)
+    rng = np.random.RandomState(3)
+    for shape in ((2, 5), (3, 9)):
+        assert_same(layer, session, [rng.randint(0, 50, shape).astype("int64")])
+
+
+def test_encoder_over_unknown_length(tmp_path):
+    layer = CASES["transformer_encoder"][0]
+    layer.eval()
+    _, session = export(layer, [InputSpec([None, None], "int64", "ids")], tmp_path)
+    rng = np.random.RandomState(4)
+    for shape in ((2, 5), (3, 9)):
+        assert_same(layer, session, [rng.randint(0, 50, shape).astype("int64")])

@@ -121,3 +121,11 @@ def array_length(g, op):
     _arrays_need_sequences(g)
     length = g.node("SequenceLength", [g.arg(op, "Array")])
     g.node("Reshape", [length, g.ints([1])], g.result(op, "Out"))
+
+
+@emits("array_join")
+def array_join(g, op):
+    """The items stacked on a new axis or concatenated on an existing one."""
+    _arrays_need_sequences(g)
+    g.node("ConcatFromSequence", [g.arg(op, "Array")], g.result(op, "Out"),
+           axis=int(op.attrs["axis"]), new_axis=int(bool(op.attrs["stack"])))
