@@ -38,6 +38,8 @@ CASES = {
     "clip_int": (lambda x: paddle.clip(x, -2, 3), [I32]),
     "scale": (lambda x: paddle.scale(x, 2.0, 0.5, bias_after_scale=False), [X]),
     "pow": (lambda x: paddle.pow(x, 3.0), [X]),
+    "int_scalars": (lambda a: (paddle.pow(a, 2), paddle.pow(a, 0.5), paddle.scale(a, 1.5),
+                               a * 2.5, a + 1), [np.abs(I32)]),
     "cast": (lambda x: paddle.cast(x, "int32"), [X * 3]),
     "dropout": (lambda x: F.dropout(x, 0.5, training=False), [X]),
     "dropout_downscale": (lambda x: F.dropout(x, 0.25, training=False,

@@ -25,21 +25,7 @@ _ACCEPTED_CONFIGS = {"enable_onnx_checker", "verbose", "input_names_after_prune"
 
 
 def export(layer, path, input_spec=None, opset_version=9, **configs):
-    """Export `layer`'s forward method as the ONNX model `path + ".onnx"`.
-
-    Args:
-        layer: a Layer (or a function, or a layer loaded by `jit.load`).
-        path: the file prefix, `dirname/file_prefix`; `.onnx` is appended.
-        input_spec: InputSpecs (or example Tensors) of the forward inputs; `None` dims
-            become symbolic dims of the ONNX inputs (`batch` for the first).
-        opset_version: the ONNX opset (7 to 21; Paddle's default 9). Raised to what the
-            model's ops need unless `auto_upgrade_opset=False` is given, which makes a
-            too-low opset an error naming each op and the opset it needs.
-        **configs: `output_spec` (the outputs kept, as in jit.save), `auto_upgrade_opset`.
-    Example:
-        >>> model = paddle.nn.Linear(4, 2)
-        >>> paddle.onnx.export(model, "linear", [paddle.static.InputSpec([None, 4])])
-    """
+    """paddle.onnx.export (documented in sampan/onnx/__init__.py)."""
     if not os.path.basename(os.fspath(path)):
         raise ValueError(f"paddle.onnx.export: path must be dirname/file_prefix, got "
                          f"{path!r} (empty file prefix)")

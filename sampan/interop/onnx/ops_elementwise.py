@@ -119,10 +119,20 @@ def _scalar(g, op, value):
     return g.scalar_like(value, op.inputs["x"][0])
 
 
+def _x_as_output(g, op):
+    """x and a maker of scalars, both in the output's dtype (a float factor of an
+    integer tensor computes in floats when the op's output is floating)."""
+    x, out_type = g.arg(op), g.dtype_of(op, "out", outputs=True)
+    if g.dtype_of(op) == out_type:
+        return x, lambda value: _scalar(g, op, value)
+    return g.cast(x, out_type), lambda value: g.const(value, out_type)
+
+
 @emits("scale")
 def scale(g, op):
-    x, attrs = g.arg(op), op.attrs
-    factor, bias = _scalar(g, op, attrs["scale"]), _scalar(g, op, attrs["bias"])
+    attrs = op.attrs
+    x, scalar = _x_as_output(g, op)
+    factor, bias = scalar(attrs["scale"]), scalar(attrs["bias"])
     if attrs["bias_after_scale"]:
         g.node("Add", [g.node("Mul", [x, factor]), bias], g.result(op))
     else:
@@ -131,12 +141,21 @@ def scale(g, op):
 
 @emits("increment")
 def increment(g, op):
-    g.node("Add", [g.arg(op), _scalar(g, op, op.attrs["value"])], g.result(op))
+    x, scalar = _x_as_output(g, op)
+    g.node("Add", [x, scalar(op.attrs["value"])], g.result(op))
 
 
 @emits("pow")
 def power(g, op):
-    g.node("Pow", [g.arg(op), _scalar(g, op, op.attrs["y"])], g.result(op))
+    """x ** y; an integer x is raised in float64 and the result cast back, as sampan's
+    kernel truncates (x ** 0.5 of an int32 tensor is int32)."""
+    out_type = g.dtype_of(op, "out", outputs=True)
+    if _is_float(out_type):
+        x, scalar = _x_as_output(g, op)
+        g.node("Pow", [x, scalar(op.attrs["y"])], g.result(op))
+        return
+    raised = g.node("Pow", [g.cast(g.arg(op), "float64"), g.const(op.attrs["y"], "float64")])
+    g.cast(raised, out_type, g.result(op))
 
 
 @emits("cast")
