@@ -18,8 +18,8 @@ import re
 
 import numpy as np
 
-from ..serialization import (DTYPES, CorruptFileError, atomic_write_all, dumps_tree,
-                             load_tree, strict_json)
+from ..serialization import (DTYPES, CorruptFileError, InterruptedSaveError, atomic_write_all,
+                             committed_paths, dumps_tree, load_tree, strict_json)
 from ..static.serialize import program_from_dict
 from ..static.verify import verify_program
 from .structure import decode_structure
@@ -141,8 +141,9 @@ def _encode(doc):
 def write_model(files, params, params_file):
     """Write {model path: document} and the params file as one all-or-nothing save.
 
-    The params file is renamed into place first, then the model files in the order given;
-    a save that fails part-way puts the previous files back (`atomic_write_all`).
+    The params file is renamed into place first, then the model files in the order given,
+    after a journal beside the params file commits the set (`atomic_write_all`): a loader
+    sees the old files or the new ones, and a save that fails part-way puts the old back.
     """
     blobs = {params_file: dumps_tree(dict(params))}
     blobs.update((path, _encode(doc)) for path, doc in files.items())
@@ -303,25 +304,44 @@ def check_params(methods, params, path):
 def load_model(model_file, params_file, prefix=None, inference=False):
     """({method: SavedMethod}, {name: array}); with `prefix`, the other listed methods too.
 
-    A model Paddle itself wrote (PIR `.json` or protobuf `.pdmodel`) is read by
-    `sampan.interop.paddle`, loaded only then; `inference=True` lets that reader fold
-    batch norms into convolutions (the parameters then differ from the file's).
+    A save interrupted between its renames is read whole from the files it left (see
+    `committed_paths`); should its writer finish the renames meanwhile, the load is retried
+    on the renamed files. A model Paddle itself wrote (PIR `.json` or protobuf `.pdmodel`)
+    is read by `sampan.interop.paddle`, loaded only then; `inference=True` lets that reader
+    fold batch norms into convolutions (the parameters then differ from the file's).
     """
+    try:
+        pending = committed_paths(params_file)
+    except InterruptedSaveError as exc:
+        raise CorruptFileError(str(exc)) from None
+    try:
+        return _load_files(model_file, params_file, prefix, inference, pending)
+    except FileNotFoundError:
+        if not pending:
+            raise
+        return _load_files(model_file, params_file, prefix, inference, committed_paths(params_file))
+
+
+def _load_files(model_file, params_file, prefix, inference, pending):
+    """`load_model` reading each file from `pending`'s replacement when it has one."""
+    def readable(path):
+        return pending.get(os.path.abspath(os.fspath(path)), path)
+
     from ..interop.paddle.model_reader import is_paddle_model
-    if is_paddle_model(model_file):
+    if is_paddle_model(readable(model_file)):
         from ..interop.paddle.model_reader import read_paddle_model
-        return read_paddle_model(model_file, params_file, inference)
-    main = read_method(model_file)
+        return read_paddle_model(readable(model_file), readable(params_file), inference)
+    main = read_method(readable(model_file))
     methods = {main.name: main}
     for name in main.methods if prefix is not None else ():
         if name in methods:
             continue
         path = model_path(prefix, name)
-        if not os.path.exists(path):
+        if not os.path.exists(readable(path)):
             raise _fail(model_file, f"lists method {name!r} but {path!r} does not exist")
-        method = methods[name] = read_method(path, name)
+        method = methods[name] = read_method(readable(path), name)
         if method.methods != main.methods or method.parameters != main.parameters:
             raise _fail(path, f"methods or parameters differ from {os.fspath(model_file)!r}")
-    params = read_params(params_file, main.parameters)
+    params = read_params(readable(params_file), main.parameters)
     check_params(methods.values(), params, params_file)
     return methods, params

@@ -3,7 +3,8 @@
 See docs/file_formats.md for the byte layout and the checks performed on load.
 """
 
-from .atomic import atomic_open, atomic_write, atomic_write_all
+from .atomic import (InterruptedSaveError, atomic_open, atomic_write, atomic_write_all,
+                     committed_paths)
 from .state_file import (
     DTYPES,
     FORMAT_VERSION,
@@ -19,7 +20,8 @@ from .state_file import (
 )
 
 __all__ = [
-    "atomic_open", "atomic_write", "atomic_write_all", "CorruptFileError", "save_tree",
+    "atomic_open", "atomic_write", "atomic_write_all", "committed_paths",
+    "InterruptedSaveError", "CorruptFileError", "save_tree",
     "load_tree", "dumps_tree", "loads_tree", "MAGIC", "FORMAT_VERSION", "MAX_HEADER_BYTES",
     "MAX_DEPTH", "MAX_NDIM", "DTYPES",
 ]

@@ -74,3 +74,67 @@ def test_an_error_after_the_commit_does_not_report_a_failed_save(tmp_path, monke
     save(_net(2.0), prefix, input_spec=SPEC)  # renamed into place: it did not fail
     monkeypatch.undo()
     np.testing.assert_allclose(_output(prefix), np.full((1, 3), 10.0))
+
+
+def _interrupt_after_renames(monkeypatch, count):
+    """Make `os.replace` of the save's temporaries stop the process (as a kill would) after
+    `count` of them; the journal's own rename goes through."""
+    real_replace, done = os.replace, []
+
+    class Killed(BaseException):
+        """Stands for the process dying: nothing after it runs."""
+
+    def replace(src, dst):
+        if not str(dst).endswith(".journal"):
+            if len(done) == count:
+                raise Killed
+            done.append(dst)
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(atomic_module.os, "replace", replace)
+    monkeypatch.setattr(atomic_module, "_commit_or_roll_back",
+                        lambda staged, backups: [t.commit() for t in staged])
+    monkeypatch.setattr(atomic_module._Temporary, "release", lambda self: os.close(self.fd))
+    monkeypatch.setattr(atomic_module, "_remove_quietly", lambda path: None)
+    return Killed
+
+
+@pytest.mark.parametrize("renamed", [0, 1, 2])
+@pytest.mark.parametrize("width", [3, 5])
+def test_a_save_cut_between_its_renames_loads_as_the_new_model(tmp_path, monkeypatch,
+                                                               renamed, width):
+    prefix = str(tmp_path / "m")
+    save(_net(1.0), prefix, input_spec=SPEC)
+    killed = _interrupt_after_renames(monkeypatch, renamed)
+    with pytest.raises(killed):
+        save(_net(2.0, width), prefix, input_spec=SPEC)
+    monkeypatch.undo()
+    assert os.path.exists(tmp_path / ".m.pdiparams.journal")
+    expected = np.full((1, width), 10.0)
+    np.testing.assert_allclose(_output(prefix), expected)  # the new set, whole
+    save(_net(3.0), prefix, input_spec=SPEC)  # finishes the cut save, then writes anew
+    np.testing.assert_allclose(_output(prefix), np.full((1, 3), 15.0))
+    assert sorted(os.listdir(tmp_path)) == ["m.json", "m.pdiparams", "m.pdmodel"]
+
+
+def test_a_damaged_journal_is_a_corrupt_file_error_and_the_next_save_drops_it(tmp_path):
+    from sampan.serialization import CorruptFileError
+    prefix = str(tmp_path / "m")
+    save(_net(1.0), prefix, input_spec=SPEC)
+    journal = tmp_path / ".m.pdiparams.journal"
+    for text in ('{"format": "sampan.save_journal", "files": [["../x", "m.json"]]}',
+                 '{"format": "sampan.save_journal", "files": [[".m.json.0123456789ab.tmp",'
+                 ' "/etc/passwd"]]}', "not json", '{"files": []}'):
+        journal.write_text(text)
+        with pytest.raises(CorruptFileError, match="journal"):
+            _output(prefix)
+    save(_net(2.0), prefix, input_spec=SPEC)
+    assert not journal.exists()
+    np.testing.assert_allclose(_output(prefix), np.full((1, 3), 10.0))
+
+
+def test_files_of_one_save_must_share_a_folder(tmp_path):
+    (tmp_path / "d").mkdir()
+    with pytest.raises(ValueError, match="one folder"):
+        atomic_write_all({tmp_path / "a": b"1", tmp_path / "d" / "b": b"2"})
+    assert sorted(os.listdir(tmp_path)) == ["d"]

@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from ...serialization import atomic_open
+from ...serialization import atomic_write_all
 from .op_table import PIR_OPS, Direct
 from .pir_json import DTYPES
 from .tensor_stream import tensors_bytes
@@ -381,7 +381,5 @@ def write_pir_model(prefix, method, values):
     if folder:
         os.makedirs(folder, exist_ok=True)
     blob = tensors_bytes([np.ascontiguousarray(values[n]) for n in names])
-    with atomic_open(f"{prefix}.pdiparams") as file:
-        file.write(blob)
-    with atomic_open(f"{prefix}.json") as file:
-        file.write(json.dumps(doc, separators=(",", ":")).encode("utf-8"))
+    atomic_write_all({f"{prefix}.pdiparams": blob,
+                      f"{prefix}.json": json.dumps(doc, separators=(",", ":")).encode("utf-8")})
