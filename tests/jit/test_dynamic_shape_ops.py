@@ -32,6 +32,9 @@ DIFFERENTIABLE = {
     "slice_clamped": lambda x, token, table: table[:, x.shape[1] - 10:x.shape[1] + 10],
     "slice_with_int_and_none": lambda x, token, table: table[0, None, 1:x.shape[1] + 1] + x[0],
     "slice_ellipsis": lambda x, token, table: x[..., 1:x.shape[1], :] * token,
+    "pad_list": lambda x, token, table: paddle.nn.functional.pad(x, [1, 0, x.shape[1], 2]),
+    "pad_reflect": lambda x, token, table: paddle.nn.functional.pad(
+        x, [x.shape[1] - 1, 1], mode="reflect", data_format="NLC"),
 }
 
 
@@ -143,3 +146,35 @@ def test_vit_like_layer_saves_and_serves_several_lengths(tmp_path):
         got = loaded(x)
         assert got.shape == [shape[0], shape[1] + 1, 4]
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def _pad_by_tensor_sizes(x, h, w):
+    """F.pad given a Tensor of sizes built by item assignment from input Tensors."""
+    sizes = paddle.zeros([4], dtype="int32")
+    sizes[3] = h // 2
+    sizes[1] = w // 2
+    return paddle.nn.functional.pad(x, sizes, data_format="NHWC", value=0.5) * 2.0
+
+
+@pytest.mark.parametrize("h,w", [(6, 6), (4, 0), (1, 7)])
+def test_pad_with_a_tensor_of_sizes_matches_eager(h, w):
+    static = paddle.jit.to_static(_pad_by_tensor_sizes)
+    results = []
+    for fn in (_pad_by_tensor_sizes, static):
+        x = paddle.to_tensor(np.random.default_rng(h).normal(size=(1, 3, 5, 2)).astype(
+            "float32"), stop_gradient=False)
+        out = fn(x, paddle.full([1], h, "int32"), paddle.full([1], w, "int32"))
+        (out * out).sum().backward()
+        results.append((out.numpy(), x.grad.numpy()))
+    (want, want_grad), (got, got_grad) = results
+    assert got.shape == (1, 3 + h // 2, 5 + w // 2, 2)
+    np.testing.assert_allclose(got, want)
+    np.testing.assert_allclose(got_grad, want_grad)
+
+
+def test_negative_run_time_pad_sizes_are_refused_when_the_program_runs():
+    static = paddle.jit.to_static(_pad_by_tensor_sizes)
+    from sampan.executor.run import OpError
+    with pytest.raises(OpError, match=r"op pad_dynamic failed.*sizes >= 0, got \[0, 1, 0, -2\]"):
+        static(paddle.ones([1, 3, 5, 2]), paddle.full([1], -4, "int32"),
+               paddle.full([1], 2, "int32"))

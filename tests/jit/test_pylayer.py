@@ -134,7 +134,8 @@ class BadCtx(PyLayer):
 
 
 def test_tensor_attribute_on_ctx_points_to_save_for_backward():
-    with pytest.raises(AttributeError, match=r"`ctx.kept = tensor` is not allowed.*save_for_backward"):
+    wanted = r"`ctx.kept = tensor` is not allowed.*save_for_backward"
+    with pytest.raises(AttributeError, match=wanted):
         to_static(lambda x: BadCtx.apply(x))(paddle.ones([2]))
 
 

@@ -190,3 +190,22 @@ def test_append_backward_reaches_parameter_in_while(static_mode):
     g, = exe.run(main, feed={"x": np.array([1.0, 2.0], "float32")}, fetch_list=[grad],
                  scope=scope)
     np.testing.assert_allclose(g, 2 * 0.5 * np.array([1.0, 2.0]))
+
+
+def test_array_pop_removes_the_item_and_routes_gradients(static_mode):
+    from sampan.static.control_flow import array_pop
+
+    def fn(x, w):
+        arr = create_array("float64", [x, w, x * w])
+        middle = array_pop(arr, 1)  # arr: [x, x * w]
+        last = array_pop(arr, array_length(arr) - 1)  # arr: [x]
+        return [middle * 3.0 + last * array_read(arr, 0), array_length(arr)]
+    feeds = {"x": f64(3), "w": f64(3, seed=4)}
+    main, outs, grads = build(fn, feeds)
+    main.verify()
+    got = run(main, feeds, list(outs) + grads)
+    x, w = feeds["x"], feeds["w"]
+    np.testing.assert_allclose(got[0], w * 3.0 + x * w * x)
+    assert got[1].tolist() == [1]
+    for name, grad in zip(feeds, got[2:]):
+        np.testing.assert_allclose(grad, numeric_grad(main, feeds, outs[0], name), rtol=1e-5)

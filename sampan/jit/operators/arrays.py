@@ -1,6 +1,6 @@
 """Python lists appended inside Tensor loops, as static tensor arrays (`ArrayList`)."""
-from ...static.control_flow import (array_join, array_length, array_read, array_write,
-                                    create_array)
+from ...static.control_flow import (array_join, array_length, array_pop, array_read,
+                                    array_write, create_array)
 from .common import is_variable
 
 __all__ = ["ArrayList", "ProbeList", "to_array", "reader"]
@@ -8,7 +8,14 @@ __all__ = ["ArrayList", "ProbeList", "to_array", "reader"]
 
 class ProbeList(list):
     """A copy of a list given to the scratch trace of a Tensor loop's body, which learns
-    whether the body appends to it; changes to it inside Tensor ifs are not tracked."""
+    whether the body appends to it (`appended`: the last item appended, even when a later
+    pop removes it); changes to it inside Tensor ifs are not tracked."""
+
+    appended = None
+
+    def append(self, item):
+        self.appended = item
+        super().append(item)
 
 
 class ArrayList:
@@ -25,12 +32,31 @@ class ArrayList:
         """The length, an int64 Variable of shape [1]."""
         return array_length(self.var)
 
+    def pop(self, index=-1):
+        """Remove the item at `index` (default: the last) and return it."""
+        return array_pop(self.var, self._position(index))
+
     def __getitem__(self, index):
         if isinstance(index, slice):  # the items as one Tensor (stacked), then sliced
             return array_join(self.var, 0, True)[index]
+        return array_read(self.var, self._position(index))
+
+    def __setitem__(self, index, item):
+        if isinstance(index, slice):
+            raise TypeError("slice assignment to a list built in a loop on a Tensor is not "
+                            "supported; assign its items one by one")
+        if not is_variable(item):
+            raise TypeError(f"a list built in a loop on a Tensor holds Tensors; assigning "
+                            f"{type(item).__name__} {item!r} to an item needs a Tensor "
+                            f"(paddle.full / paddle.to_tensor)")
+        array_write(item, self._position(index), self.var)
+
+    def _position(self, index):
+        """`index` as an array position: a negative Python int counts from the run-time
+        end."""
         if not is_variable(index) and index < 0:
-            index = array_length(self.var) + index
-        return array_read(self.var, index)
+            return array_length(self.var) + index
+        return index
 
     def __len__(self):
         raise TypeError("len() of a list built in a loop on a Tensor is only known when the "

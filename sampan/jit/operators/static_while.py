@@ -27,8 +27,9 @@ def tensor_while(cond_fn, body_fn, values, names, as_bool, tracked):
         values = before
     carried = [k for k, v in enumerate(values) if is_variable(v) or is_number(v)
                or isinstance(v, ArrayList)]
-    # a carried Variable written in place (`x[i] = v`) is carried under its name already
-    tracked.drop({id(values[k]) for k in carried if is_variable(values[k])})
+    # a carried Variable written in place (`x[i] = v`, or a tensor array's `a[i] = v`) is
+    # carried under its name already
+    tracked.drop({id(_unwrap(values[k])) for k in carried if is_variable(_unwrap(values[k]))})
     first_block = len(default_main_program().blocks)
     try:
         return _build(cond_fn, body_fn, values, names, as_bool, tracked, carried)
@@ -153,8 +154,10 @@ def _with_probe(values, probe):
                 v = placeholder(result, unread=v is NO_RETURN)
             except NoPlaceholder:
                 pass
-        elif _is_list(v) and len(after) > len(v):
-            like = after[-1]  # a number while the probe's loop counter is still one
+        elif _is_list(v) and (after.appended is not None or len(after) > len(v)):
+            # the item appended last, even if popped since (a number while the probe's
+            # loop counter is still one)
+            like = after[-1] if after.appended is None else after.appended
             v = ArrayList(to_array(v, as_variable(like, like) if is_number(like) else like))
         out.append(v)
     return out

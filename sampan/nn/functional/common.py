@@ -9,6 +9,7 @@ from ...eager.grad_mode import no_grad
 from ...ops._generated import api
 from ...ops.infer_meta.manipulation import _pad_widths
 from ...tensor.creation import to_tensor
+from ...tensor.manipulation import size_tensor
 from ...tensor.axes import axes_in_range
 from ...tensor.inplace import write_inplace
 
@@ -196,6 +197,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None,  # noqa: A002
         pad_from_left_axis=True, name=None):
     """Paddle's F.pad: constant, reflect, replicate or circular padding. A negative size
     crops that side instead (as in PyTorch; Paddle rejects it) before the rest is padded."""
+    if _known_at_run_time(pad):
+        return _pad_at_run_time(x, pad, mode, value, data_format, pad_from_left_axis)
     sizes = _pad_sizes(pad, mode)
     if mode == "constant" and not pad_from_left_axis and len(sizes) == 2 * len(x.shape):
         sizes = [n for k in range(len(sizes) - 2, -1, -2) for n in sizes[k:k + 2]]
@@ -204,6 +207,27 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None,  # noqa: A002
         x = _crop(x, [max(-n, 0) for n in sizes], mode, data_format)
         sizes = [max(n, 0) for n in sizes]
     return api.pad(x, sizes, mode, float(value), data_format)
+
+
+def _known_at_run_time(pad):
+    """True when F.pad's `pad` is a static Variable or a list holding one."""
+    items = pad if isinstance(pad, (list, tuple)) else [pad]
+    return any(getattr(n, "symbolic_size", False) for n in items)
+
+
+def _pad_at_run_time(x, pad, mode, value, data_format, pad_from_left_axis):
+    """F.pad whose sizes are known only when the Program runs: op pad_dynamic reads them
+    from a tensor (negative sizes, which crop, are refused when it runs)."""
+    sizes = (api.cast(api.reshape(pad, [-1]), "int64") if not isinstance(pad, (list, tuple))
+             else size_tensor(pad))
+    count = sizes.shape[0]
+    if count % 2 and mode == "constant":
+        sizes = api.concat([sizes, api.full([1], 0, "int64")], 0)
+        count += 1
+    if mode == "constant" and not pad_from_left_axis and count == 2 * len(x.shape):
+        order = [n for k in range(count - 2, -1, -2) for n in (k, k + 1)]
+        sizes = api.gather(sizes, to_tensor(np.array(order, np.int64)))
+    return api.pad_dynamic(x, sizes, mode, float(value), data_format or "NCHW")
 
 
 def _pad_sizes(pad, mode):

@@ -169,6 +169,7 @@ __all__ = [
     "one_hot",
     "p_norm",
     "pad",
+    "pad_dynamic",
     "pinv",
     "polygamma",
     "pool2d",
@@ -1114,6 +1115,11 @@ def p_norm(x, porder=2.0, axis=-1, epsilon=1e-12, keepdim=False, asvector=False,
 def pad(x, paddings, mode='constant', value=0.0, data_format='NCHW', name=None):
     """x padded as Paddle's F.pad (constant, reflect, replicate, circular); 2*ndim paddings pad every dim in order [dim0_before, dim0_after, ...], 2*(ndim-2) pad data_format's spatial dims last first [left, right, top, bottom, front, back], other even counts (constant only) pad trailing dims last first."""
     return dispatch(OPS["pad"], (x,), (int_tuple(paddings), mode, as_float(value), data_format))
+
+
+def pad_dynamic(x, paddings, mode='constant', value=0.0, data_format='NCHW', name=None):
+    """x padded as the pad op, with the paddings held by the 1-D integer tensor paddings (F.pad given a Tensor under to_static); padded dims have unknown sizes while building."""
+    return dispatch(OPS["pad_dynamic"], (x, paddings), (mode, as_float(value), data_format))
 
 
 def pinv(x, rcond=1e-15, hermitian=False, name=None):

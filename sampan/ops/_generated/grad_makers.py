@@ -1454,6 +1454,17 @@ def pad_grad_maker(op, grad_of):
              'data_format': op.attr('data_format')})
 
 
+def pad_dynamic_grad_maker(op, grad_of):
+    """pad_dynamic_grad for one pad_dynamic Operator."""
+    return ("pad_dynamic_grad",
+            {'x': op.input('x'),
+             'paddings': op.input('paddings'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {'mode': op.attr('mode'),
+             'data_format': op.attr('data_format')})
+
+
 def pad_grad_grad_maker(op, grad_of):
     """pad_double_grad for one pad_grad Operator."""
     return ("pad_double_grad",
@@ -2400,6 +2411,7 @@ GRAD_MAKERS = {
     "p_norm": p_norm_grad_maker,
     "p_norm_grad": p_norm_grad_grad_maker,
     "pad": pad_grad_maker,
+    "pad_dynamic": pad_dynamic_grad_maker,
     "pad_grad": pad_grad_grad_maker,
     "polygamma": polygamma_grad_maker,
     "polygamma_grad": polygamma_grad_grad_maker,

@@ -3,9 +3,11 @@ length of the 1-D shape tensor), the sizes are not (-1)."""
 from ...core.errors import InvalidArgument
 from ..meta import MetaTensor
 from .elementwise import fill_dtype
+from .manipulation import _PAD_MODES, _pad_widths
 from .nn import gaussian
 
-__all__ = ["reshape_dynamic", "full_dynamic", "uniform_random", "gaussian_random"]
+__all__ = ["reshape_dynamic", "pad_dynamic", "full_dynamic", "uniform_random",
+           "gaussian_random"]
 
 
 def _rank_of(shape):
@@ -22,6 +24,25 @@ def _rank_of(shape):
 def reshape_dynamic(x, shape):
     """Rank from the shape tensor, every size unknown; x's dtype."""
     return MetaTensor((-1,) * _rank_of(shape), x.dtype)
+
+
+def pad_dynamic(x, paddings, mode, value, data_format):
+    """x's rank and dtype; the dims the paddings reach (known from their count) have unknown
+    sizes, the others keep theirs."""
+    if mode not in _PAD_MODES:
+        raise InvalidArgument("mode", f"expects one of {list(_PAD_MODES)}, got {mode!r}")
+    if paddings.dtype.name not in ("int32", "int64"):
+        raise InvalidArgument("paddings", f"must be an int32 or int64 tensor, got "
+                                          f"{paddings.dtype.name}", "dtype")
+    count = 1
+    for d in paddings.shape:
+        count *= d
+    if count < 0:
+        raise InvalidArgument("paddings", f"must have a known number of sizes, got shape "
+                                          f"{list(paddings.shape)}")
+    widths = _pad_widths(len(x.shape), (1,) * count, mode, data_format)
+    shape = [d if w == (0, 0) else -1 for d, w in zip(x.shape, widths)]
+    return MetaTensor(shape, x.dtype)
 
 
 def full_dynamic(shape, fill_value, dtype):

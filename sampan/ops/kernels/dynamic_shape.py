@@ -1,9 +1,10 @@
 """Kernels whose output sizes come from a tensor (sizes known only at run time)."""
 from .elementwise import full
-from .manipulation import reshape
+from .manipulation import pad, pad_grad, reshape
 from .nn_random import gaussian, uniform
 
-__all__ = ["reshape_dynamic", "full_dynamic", "uniform_random", "gaussian_random"]
+__all__ = ["reshape_dynamic", "pad_dynamic", "pad_dynamic_grad", "full_dynamic",
+           "uniform_random", "gaussian_random"]
 
 
 def _sizes(shape):
@@ -14,6 +15,16 @@ def _sizes(shape):
 def reshape_dynamic(x, shape):
     """x reshaped to the sizes in `shape` (Paddle's 0 and -1 rules)."""
     return reshape(x, _sizes(shape))
+
+
+def pad_dynamic(x, paddings, mode, value, data_format):
+    """x padded by the sizes in `paddings` (the pad kernel)."""
+    return pad(x, _sizes(paddings), mode, value, data_format)
+
+
+def pad_dynamic_grad(x, paddings, out_grad, mode, data_format):
+    """Gradient of pad_dynamic (the pad_grad kernel with the run-time sizes)."""
+    return pad_grad(x, out_grad, _sizes(paddings), mode, data_format)
 
 
 def full_dynamic(shape, fill_value, dtype):

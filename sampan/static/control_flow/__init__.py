@@ -4,8 +4,8 @@ from .array_join import array_join
 from .case import case, switch_case
 from .cond import cond
 from .static_pylayer import static_pylayer
-from .tensor_array import array_length, array_read, array_write, create_array
+from .tensor_array import array_length, array_pop, array_read, array_write, create_array
 from .while_loop import while_loop
 
 __all__ = ["cond", "while_loop", "case", "switch_case", "static_pylayer", "create_array",
-           "array_write", "array_read", "array_length", "array_join"]
+           "array_write", "array_read", "array_length", "array_pop", "array_join"]

@@ -1,8 +1,9 @@
 """Static tensor arrays: Variables of kind "array" whose run-time value is a Python list.
 
-Ops create_array / array_write / array_read / array_length (and their grads) are
-functional: array_write makes a new array value, and the written Python Variable takes
-over the new name, so arrays carried through while_loop stay differentiable. Array
+Ops create_array / array_write / array_read / array_length / array_remove (and their
+grads) are functional: array_write and array_remove make a new array value, and the
+changed Python Variable takes over the new name, so arrays carried through while_loop stay
+differentiable. Array
 gradients are lists with None for zero entries.
 """
 import numpy as np
@@ -15,7 +16,7 @@ from ..program_state import default_main_program
 from .rules import (add_grads, differentiable, grad_out, kernel_rule, read_grad, register,
                     zeros_for)
 
-__all__ = ["create_array", "array_write", "array_read", "array_length"]
+__all__ = ["create_array", "array_write", "array_read", "array_length", "array_pop"]
 
 
 def _append(op_type, inputs, out):
@@ -71,6 +72,16 @@ def array_length(array):
     return _append("array_length", {"Array": [array.name]}, out)
 
 
+def array_pop(array, i):
+    """Remove the element at position `i` and return it; the array Variable then names the
+    shorter array (op array_remove, functional like array_write)."""
+    item = array_read(array, i)
+    out = _new_var("array_remove", array._shape, array.dtype, "array", array.stop_gradient)
+    _append("array_remove", {"Array": [array.name], "I": [_index_var(i).name]}, out)
+    array._take_over(out)
+    return item
+
+
 def _index(i):
     return int(np.asarray(i).reshape(-1)[0])
 
@@ -88,6 +99,21 @@ def _read(array, i):
         raise IndexError(f"array_read(): index {k} is not written (array length "
                          f"{len(array)})")
     return array[k]
+
+
+def _remove(array, i):
+    k = _index(i)
+    if not 0 <= k < len(array):
+        raise IndexError(f"pop(): index {k} is out of range for a tensor array of length "
+                         f"{len(array)}")
+    return array[:k] + array[k + 1:]
+
+
+def _remove_grad(i, dout):
+    """The shorter array's gradient with an empty entry put back at the removed index."""
+    k, rest = _index(i), list(dout)
+    rest.extend([None] * (k - len(rest)))
+    return rest[:k] + [None] + rest[k:]
 
 
 def _read_grad(i, dout):
@@ -143,6 +169,8 @@ register("array_write", kernel_rule(_write, ["X", "I", "Array"], ["Out"]),
          _fields(X="one", I="one", Array="one"))
 register("array_read", kernel_rule(_read, ["Array", "I"], ["Out"]),
          _grad_rule("array_read_grad", ["I"], ["Array"]), _fields(Array="one", I="one"))
+register("array_remove", kernel_rule(_remove, ["Array", "I"], ["Out"]),
+         _grad_rule("array_remove_grad", ["I"], ["Array"]), _fields(Array="one", I="one"))
 register("array_length", kernel_rule(lambda a: np.array([len(a)], np.int64), ["Array"],
                                      ["Out"]), fields=_fields(Array="one"))
 register("array_add", kernel_rule(_add, ["X"], ["Out"]), fields=_fields(X="many"))
@@ -150,4 +178,5 @@ register("create_array_grad", kernel_rule(_create_grad, ["X", "Out@GRAD"], ["X@G
                                           single=False))
 register("array_write_grad", kernel_rule(_write_grad, ["X", "I", "Out@GRAD"],
                                          ["X@GRAD", "Array@GRAD"]))
+register("array_remove_grad", kernel_rule(_remove_grad, ["I", "Out@GRAD"], ["Array@GRAD"]))
 register("array_read_grad", kernel_rule(_read_grad, ["I", "Out@GRAD"], ["Array@GRAD"]))
