@@ -10,6 +10,7 @@ import numpy as np
 from ..eager.autograd import NodeBase, edge_of
 from ..eager.grad_mode import STATE, enable_grad, no_grad
 from ..eager.tensor import Tensor, wrap
+from ..static.control_flow.nest import flatten
 from .saved_tensors_hooks import current_hooks
 
 __all__ = ["PyLayer", "PyLayerContext", "PyLayerMeta"]
@@ -130,24 +131,12 @@ def _tensor_inputs(values):
     return inputs
 
 
-def _nested_tensors(value):
-    """Every Tensor inside nested lists, tuples and dicts."""
-    if isinstance(value, Tensor):
-        yield value
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _nested_tensors(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _nested_tensors(item)
-
-
 def _refuse_hidden_inputs(layer, values, inputs):
     """A Tensor needing a gradient nested deeper than a list of Tensors (a dict, a list of
     lists, a tuple mixing other values) would silently get none: refuse it."""
     known = list(_flat(inputs))
-    hidden = [t for t in _nested_tensors(values)
-              if not t.stop_gradient and not _contains(known, t)]
+    hidden = [t for t in flatten(values) if isinstance(t, Tensor)
+              and not t.stop_gradient and not _contains(known, t)]
     if hidden and STATE.enabled:
         raise TypeError(
             f"PyLayer {layer.__name__}.apply: a Tensor that needs a gradient is nested in a "

@@ -67,13 +67,19 @@ def test_item_assignment_into_tensor_array_matches_eager(n):
     np.testing.assert_allclose(static_grad, eager_grad, rtol=1e-5)
 
 
+def _two_item_array(x):
+    """A list of two items appended in a Tensor loop (a tensor array)."""
+    a = []
+    i = paddle.zeros([1], "int64")
+    while i < 2:
+        a.append(x)
+        i += 1
+    return a
+
+
 def test_pop_from_an_emptied_tensor_array_raises_index_error():
     def pop_too_often(x):
-        a = []
-        i = paddle.zeros([1], "int64")
-        while i < 2:
-            a.append(x)
-            i += 1
+        a = _two_item_array(x)
         a.pop()
         a.pop()
         return a.pop()
@@ -84,11 +90,7 @@ def test_pop_from_an_emptied_tensor_array_raises_index_error():
 
 def test_assigning_a_number_to_a_tensor_array_item_is_refused():
     def assign_number(x):
-        a = []
-        i = paddle.zeros([1], "int64")
-        while i < 2:
-            a.append(x)
-            i += 1
+        a = _two_item_array(x)
         a[0] = 1.0
         return paddle.stack(a)
     with pytest.raises(TypeError, match="assigning float 1.0 to an item needs a Tensor"):
