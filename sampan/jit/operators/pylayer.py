@@ -2,7 +2,7 @@
 backward blocks are traced from the converted `forward` and `backward`."""
 from ...static.backward import GRAD_SUFFIX
 from ...static.control_flow import static_pylayer
-from ...static.control_flow.nest import flatten, pack
+from ...static.control_flow.nest import flatten, pack, replace_leaves
 from ...static.program_state import default_main_program
 from .. import report
 from ..segments import breaks
@@ -112,9 +112,7 @@ class _StaticApply:
     def result(self, outs):
         """forward's result with the op's outputs in place of its Variables (its other
         values, such as None or numbers, as forward returned them)."""
-        it = iter(outs)
-        leaves = [next(it) if is_variable(v) else v for v in flatten(self.result_template)]
-        return pack(self.result_template, leaves)
+        return replace_leaves(self.result_template, is_variable, outs)
 
     def backward(self, *grads):
         """Converted backward; saved local values are read as the op's extra outputs."""

@@ -1,6 +1,6 @@
 """Flatten nested lists/tuples/dicts of values into leaves and rebuild them (branch outputs)."""
 
-__all__ = ["flatten", "pack", "structure", "map_structure"]
+__all__ = ["flatten", "pack", "structure", "map_structure", "replace_leaves"]
 
 
 def flatten(obj):
@@ -32,6 +32,13 @@ def pack(template, leaves):
             return {key: build(obj[key]) for key in sorted(obj)}
         return next(it)
     return build(template)
+
+
+def replace_leaves(template, chosen, values):
+    """`template` with its leaves for which `chosen(leaf)` holds replaced by `values` in
+    flatten order (the other leaves kept)."""
+    it = iter(values)
+    return pack(template, [next(it) if chosen(leaf) else leaf for leaf in flatten(template)])
 
 
 def map_structure(func, *structures):

@@ -10,7 +10,7 @@ from ..backward import grad_name
 from ..framework import Variable
 from ..mode import user_origin
 from ..program_state import default_main_program
-from .nest import flatten, pack
+from .nest import flatten, replace_leaves
 from .rules import (Bound, SubPlan, block_names, grad_out, in_dynamic_mode, outer_reads,
                     read_grad, register, run_plan, sub_block)
 
@@ -44,10 +44,7 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
     parent.append_op("static_pylayer", {"Input": list(dict.fromkeys(reads))},
                      {"Out": [o.name for o in outs]},
                      {"blocks": blocks, "fwd_outs": [r.name for r in results]}, user_origin())
-    if isinstance(result, Variable):
-        return outs[0]
-    it = iter(outs)
-    return pack(result, [next(it) if isinstance(r, Variable) else r for r in flatten(result)])
+    return replace_leaves(result, lambda r: isinstance(r, Variable), outs)
 
 
 def _backward_body(backward_fn, outs, inputs):
