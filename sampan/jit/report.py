@@ -15,6 +15,7 @@ import warnings
 from ..eager.tensor import Tensor
 from ..static.framework import Variable
 from ..static.mode import is_sampan_file, user_origin
+from .cache import describe_arguments, key_changes
 from .pyct import origin
 
 __all__ = ["ConversionReport", "Entry", "Trace", "TraceLog", "MAX_TRACES", "recording"]
@@ -50,13 +51,31 @@ class Entry:
 
 class Trace:
     """One trace: its number, why it happened (`cause`), the arguments it was made for, the
-    decisions noted while it ran and its graph breaks (GraphBreak, in order)."""
+    decisions noted while it ran and its graph breaks (GraphBreak, in order). The cause and
+    arguments are put in words when read, from the cache keys."""
 
-    __slots__ = ("number", "cause", "arguments", "notes", "breaks")
+    __slots__ = ("number", "notes", "breaks", "_key", "_previous", "_guard", "_names")
 
-    def __init__(self, number, cause, arguments):
-        self.number, self.cause, self.arguments = number, cause, arguments
+    def __init__(self, number, key, previous, guard, arg_names):
+        self.number, self._key, self._previous = number, key, previous
+        self._guard, self._names = guard, arg_names
         self.notes, self.breaks = [], []
+
+    @property
+    def cause(self):
+        """Why this trace happened: "first call", what differs in the cache key from the
+        previous trace's, or the graph-break guard that failed."""
+        if self._guard is not None:
+            return f"graph-break guard failed: {self._guard}"
+        if self._previous is None:
+            return "first call"
+        return "; ".join(key_changes(self._previous, self._key, self._names)) or \
+            "no program cached for these arguments"
+
+    @property
+    def arguments(self):
+        """The arguments (and train/eval mode) the trace was made for."""
+        return describe_arguments(self._key, self._names)
 
     @property
     def entries(self):
@@ -70,10 +89,10 @@ class Trace:
 def _merged(traces):
     """The distinct decisions of `traces` as Entries (each naming the traces that made it),
     grouped by file in order of first appearance, then by line."""
-    found = {}
+    found, sites = {}, {}
     for trace in traces:
-        for note in trace.notes:
-            numbers = found.setdefault(note, [])
+        for raw in dict.fromkeys(trace.notes):
+            numbers = found.setdefault(_resolved(raw, sites), [])
             if trace.number not in numbers:
                 numbers.append(trace.number)
     files = {}
@@ -81,6 +100,22 @@ def _merged(traces):
         files.setdefault(site[0], len(files))
     order = sorted(found, key=lambda note: (files[note[0][0]], note[0][1]))
     return [Entry(*note, tuple(found[note])) for note in order]
+
+
+def _resolved(note, sites):
+    """A note as (site, construct, became, reason): notes are kept as the operators made
+    them (cheap), with the code object of a converted helper function for its site and,
+    for a loop, the construct LOOP and the reasons (if a for, if a while)."""
+    where, construct, became, reason = note
+    if not isinstance(where, tuple):
+        site = sites.get(where)
+        if site is None:
+            site = sites[where] = _site_of(where)
+        where = site
+    if construct is LOOP:
+        construct = _loop_kind(where)
+        reason = reason[construct == "while"]
+    return where, construct, became, reason
 
 
 class ConversionReport:
@@ -156,16 +191,8 @@ class TraceLog:
     def begin(self, key, guard=None):
         """A new Trace for cache key `key`; `guard` names the failed graph-break guard that
         caused it, if one did."""
-        from .cache import describe_arguments, key_changes
-        if guard is not None:
-            cause = f"graph-break guard failed: {guard}"
-        elif self._last_key is None:
-            cause = "first call"
-        else:
-            cause = "; ".join(key_changes(self._last_key, key, self.arg_names)) or \
-                "no program cached for these arguments"
         self.total += 1
-        trace = Trace(self.total, cause, describe_arguments(key, self.arg_names))
+        trace = Trace(self.total, key, self._last_key, guard, self.arg_names)
         self.traces.append(trace)
         if len(self.traces) > KEPT_TRACES:
             del self.traces[1]
@@ -175,7 +202,7 @@ class TraceLog:
                       "Pass Python values that change as Tensors, or give an input_spec with "
                       "None dims")
             warnings.warn(f"to_static function {self.fn_name!r} was traced {self.total} times "
-                          f"(more than {MAX_TRACES}); this trace was caused by {cause}. "
+                          f"(more than {MAX_TRACES}); this trace was caused by {trace.cause}. "
                           f"{advice}", stacklevel=_user_level())
         return trace
 
@@ -228,6 +255,13 @@ def _note_breaks(trace, steps):
 
 
 # --- what the runtime operators note (each returns at once when no trace records) ---
+# A note is (site, construct, became, reason), as cheap as can be: the site may be the code
+# object of a converted helper function (resolved to the user's line when a report is made)
+
+LOOP = "loop"  # the construct of a loop note: for or while, told by its source line
+_BRANCHES = {True: "Python if (true branch)", False: "Python if (false branch)"}
+_BOOL_TESTS = {True: "the test is a Python bool (True)", False: "the test is a Python bool (False)"}
+
 
 def mark():
     """A point in the running trace's notes to roll back to (None when none records)."""
@@ -243,9 +277,9 @@ def rollback(point):
         del trace.notes[point:]
 
 
-def _site_of(fn):
-    """(file, line, function, source) of the user code converted helper `fn` came from."""
-    code = fn.__code__
+def _site_of(code):
+    """(file, line, function, source) of the user code a converted helper function (its
+    code object) came from."""
     info = origin.lookup(code.co_filename, code.co_firstlineno)
     if info is None:
         return code.co_filename, code.co_firstlineno, code.co_name, ""
@@ -263,11 +297,6 @@ def _describe(value):
     return f"a Python {type(value).__name__} ({text})"
 
 
-def _append(site, construct, became, reason):
-    """Note one decision into the running trace (the caller checked that one runs)."""
-    _ACTIVE.trace.notes.append((site, construct, became, reason))
-
-
 def _loop_kind(site):
     """'for' or 'while': the statement a converted loop came from (a for loop is converted
     into an index-driven while; its origin is the `for` line, which starts with `for`)."""
@@ -277,67 +306,78 @@ def _loop_kind(site):
 
 def python_if(fn, test, taken, construct="if"):
     """An if (or `a if c else b`) on a Python value: only the branch taken was traced."""
-    if _ACTIVE.trace is not None:
-        _append(_site_of(fn), construct, f"Python if ({'true' if taken else 'false'} branch)",
-                f"the test is {_describe(test)}")
+    trace = _ACTIVE.trace
+    if trace is not None:
+        trace.notes.append((fn.__code__, construct, _BRANCHES[taken],
+                            _BOOL_TESTS[test] if test.__class__ is bool else
+                            f"the test is {_describe(test)}"))
 
 
 def cond(fn, test, construct="if"):
     """An if on a Tensor: both branches became one cond op."""
-    if _ACTIVE.trace is not None:
-        _append(_site_of(fn), construct, "cond op", f"the test is {_describe(test)}")
+    trace = _ACTIVE.trace
+    if trace is not None:
+        trace.notes.append((fn.__code__, construct, "cond op", f"the test is {_describe(test)}"))
 
 
 def python_after_break(fn, graph_break, construct=None):
     """An if/while on a Tensor that runs as Python: its body reads a value (a graph break
     inside a sub-block), so its test is read at a break instead. `construct` None: a loop."""
-    if _ACTIVE.trace is not None:
-        site = _site_of(fn)
-        construct = construct or _loop_kind(site)
-        _append(site, construct, f"Python {construct} (test read at a graph break)",
-                f"its body reads a value: {graph_break.operation} at line "
-                f"{graph_break.lineno}")
+    trace = _ACTIVE.trace
+    if trace is not None:
+        reason = (f"its body reads a value: {graph_break.operation} at line "
+                  f"{graph_break.lineno}")
+        if construct is None:
+            trace.notes.append((fn.__code__, LOOP, "Python loop (test read at a graph break)",
+                                (reason, reason)))
+        else:
+            trace.notes.append((fn.__code__, construct,
+                                f"Python {construct} (test read at a graph break)", reason))
 
 
 def unrolled(cond_fn, iterations):
     """A loop whose test was a Python value every time: its body was traced `iterations`
     times, one after the other."""
-    if _ACTIVE.trace is not None:
-        site = _site_of(cond_fn)
-        kind = _loop_kind(site)
-        _append(site, kind, f"unrolled loop ({iterations} iterations)",
-                "its length is known while building" if kind == "for" else
-                "the test is a Python value at every iteration")
+    trace = _ACTIVE.trace
+    if trace is not None:
+        trace.notes.append((cond_fn.__code__, LOOP, f"unrolled loop ({iterations} iterations)",
+                            _UNROLLED))
+
+
+_UNROLLED = ("its length is known while building",
+             "the test is a Python value at every iteration")
 
 
 def tensor_loop(cond_fn, test):
     """A loop whose test is a Tensor: one while op."""
-    if _ACTIVE.trace is not None:
-        site = _site_of(cond_fn)
-        kind = _loop_kind(site)
-        _append(site, kind, "while op",
-                "its length is a Tensor, known when the Program runs" if kind == "for"
-                else f"the test is {_describe(test)}")
+    trace = _ACTIVE.trace
+    if trace is not None:
+        trace.notes.append((cond_fn.__code__, LOOP, "while op",
+                            ("its length is a Tensor, known when the Program runs",
+                             f"the test is {_describe(test)}")))
 
 
 def tensor_array(cond_fn, name):
     """A list appended to in a Tensor loop: a tensor array carried by the while op."""
-    if _ACTIVE.trace is not None:
-        _append(_site_of(cond_fn), "list", "tensor array",
-                f"list {name!r} is appended to in a loop whose test is a Tensor")
+    trace = _ACTIVE.trace
+    if trace is not None:
+        trace.notes.append((cond_fn.__code__, "list", "tensor array",
+                            f"list {name!r} is appended to in a loop whose test is a Tensor"))
 
 
 def pylayer(cls, became, reason):
     """A PyLayer's apply run eagerly (`became` says when; `reason` why)."""
-    if _ACTIVE.trace is not None:
-        _append(user_origin() or ("?", 0, "?", ""), "PyLayer", became,
-                f"{cls.__name__}: {reason}")
+    trace = _ACTIVE.trace
+    if trace is not None:
+        trace.notes.append((user_origin() or ("?", 0, "?", ""), "PyLayer", became,
+                            f"{cls.__name__}: {reason}"))
 
 
 def pylayer_op(cls, args, kwargs):
     """A PyLayer's apply that became one static_pylayer op, on the Tensors `args` and
     `kwargs` hold (the report names those arguments)."""
-    if _ACTIVE.trace is not None:
+    trace = _ACTIVE.trace
+    if trace is not None:
         from ..static.control_flow.nest import flatten
         code = cls.forward.__code__
         names = code.co_varnames[1:code.co_argcount]
@@ -345,15 +385,16 @@ def pylayer_op(cls, args, kwargs):
                  if any(isinstance(v, Variable) for v in flatten(arg))]
         named += [key for key, arg in kwargs.items()
                   if any(isinstance(v, Variable) for v in flatten(arg))]
-        _append(user_origin() or ("?", 0, "?", ""), "PyLayer", "static_pylayer op",
-                f"{cls.__name__}: Tensor argument(s) {', '.join(named)}")
+        trace.notes.append((user_origin() or ("?", 0, "?", ""), "PyLayer", "static_pylayer op",
+                            f"{cls.__name__}: Tensor argument(s) {', '.join(named)}"))
 
 
 def kept_python(fn, reason):
     """A function called from converted code that runs unconverted (no source, a
     generator, a construct the converters refuse under full_graph=False)."""
+    trace = _ACTIVE.trace
     code = getattr(fn, "__code__", None)
-    if _ACTIVE.trace is not None and code is not None:
+    if trace is not None and code is not None:
         source = linecache.getline(code.co_filename, code.co_firstlineno).strip()
-        _append((code.co_filename, code.co_firstlineno, fn.__qualname__, source),
-                "function", "kept Python", reason)
+        trace.notes.append(((code.co_filename, code.co_firstlineno, fn.__qualname__, source),
+                            "function", "kept Python", reason))
