@@ -9,34 +9,11 @@ from sampan.static import InputSpec
 from sampan.vision import models
 
 from ..interop import sampan_models
+from ..interop.text_models import text_models
 from .harness import assert_same, export, node_types
 
 
-class TextRNN(nn.Layer):
-    """Embedding, a two-layer bidirectional LSTM or GRU, a classifier on the last step."""
-
-    def __init__(self, cell):
-        super().__init__()
-        self.emb = nn.Embedding(50, 8)
-        self.rnn = cell(8, 8, num_layers=2, direction="bidirect")
-        self.fc = nn.Linear(16, 3)
-
-    def forward(self, ids):
-        out, _ = self.rnn(self.emb(ids))
-        return self.fc(out[:, -1])
-
-
-class Encoder(nn.Layer):
-    """A two-layer Transformer encoder over embedded tokens, mean-pooled."""
-
-    def __init__(self):
-        super().__init__()
-        self.emb = nn.Embedding(50, 16)
-        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1), 2)
-        self.fc = nn.Linear(16, 4)
-
-    def forward(self, ids):
-        return self.fc(self.enc(self.emb(ids)).mean(axis=1))
+TextRNN, Encoder = text_models(nn)
 
 
 class ArrayLoop(nn.Layer):
