@@ -2,7 +2,8 @@
 embedding, one_hot."""
 import numpy as np
 
-from ...ops.infer_meta.nn_geometry import channel_last, flat_paddings, resolve_paddings
+from ...ops.infer_meta.nn_geometry import (adaptive_bounds, channel_last, flat_paddings,
+                                           resolve_paddings)
 from .graph import Unexpressible
 from .table import emits
 
@@ -103,10 +104,10 @@ def pool(g, op):
         _layout_wrapped(g, op, "x", lambda x: g.node(onnx_op, [x]))
         return
     if attrs["adaptive"]:
-        kernel, strides, pads, auto_pad = _adaptive_windows(in_hw, attrs["kernel_size"])
-    else:
-        kernel, strides = list(attrs["kernel_size"]), list(attrs["strides"])
-        pads, auto_pad = _window_pads(g, op, kernel, in_hw, None)
+        _adaptive(g, op, in_hw, list(attrs["kernel_size"]), is_max)
+        return
+    kernel, strides = list(attrs["kernel_size"]), list(attrs["strides"])
+    pads, auto_pad = _window_pads(g, op, kernel, in_hw, None)
     if attrs["ceil_mode"]:
         g.require(10, "ceil_mode of pooling")
     extra = {} if is_max else {"count_include_pad": 0 if attrs["exclusive"] else 1}
@@ -115,15 +116,41 @@ def pool(g, op):
         pads=pads, auto_pad=auto_pad, ceil_mode=1 if attrs["ceil_mode"] else None, **extra))
 
 
-def _adaptive_windows(in_hw, out_hw):
-    """Adaptive pooling as a plain one: possible when each input size is a known multiple
-    of the output size (every window then has the same extent)."""
-    if any(size < 0 or size % out for size, out in zip(in_hw, out_hw)):
-        raise Unexpressible(f"adaptive pooling from spatial size {list(in_hw)} to "
-                            f"{list(out_hw)} (ONNX needs known sizes that are multiples of "
-                            f"the output size)")
-    kernel = [size // out for size, out in zip(in_hw, out_hw)]
-    return kernel, kernel, [0] * (2 * len(kernel)), None
+def _adaptive(g, op, in_hw, out_hw, is_max):
+    """Adaptive pooling over known input sizes: one plain pooling when each is a multiple
+    of its output size (all windows alike), else axis by axis (pooling over rectangular
+    windows is separable): averages as a MatMul with a constant averaging matrix, maxima
+    as a ReduceMax per window, concatenated."""
+    if any(size < 0 for size in in_hw):
+        raise Unexpressible(f"adaptive pooling from spatial size {list(in_hw)} (unknown "
+                            f"sizes) to {list(out_hw)}")
+    if all(size % out == 0 for size, out in zip(in_hw, out_hw)):
+        kernel = [size // out for size, out in zip(in_hw, out_hw)]
+        _layout_wrapped(g, op, "x", lambda x: g.node(
+            "MaxPool" if is_max else "AveragePool", [x], kernel_shape=kernel, strides=kernel))
+        return
+    dtype = g.dtype_of(op)
+    _layout_wrapped(g, op, "x", lambda x: _adaptive_by_axis(g, x, in_hw, out_hw, is_max,
+                                                             dtype))
+
+
+def _adaptive_by_axis(g, x, in_hw, out_hw, is_max, dtype):
+    rank = 2 + len(in_hw)
+    for axis, size, out in zip(range(2, rank), in_hw, out_hw):
+        bounds = [adaptive_bounds(i, size, out) for i in range(out)]
+        if is_max:
+            x = g.node("Concat", [g.with_axes("ReduceMax", [g.slice(x, [start], [end], [axis])],
+                                              [axis], 18, keepdims=1)
+                                  for start, end in bounds], axis=axis)
+            continue
+        matrix = np.zeros([size, out], dtype)
+        for i, (start, end) in enumerate(bounds):
+            matrix[start:end, i] = 1.0 / (end - start)
+        perm = list(range(rank))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        moved = g.node("Transpose", [x], perm=perm)
+        x = g.node("Transpose", [g.node("MatMul", [moved, g.const(matrix)])], perm=perm)
+    return x
 
 
 def _channel_const(g, op, slot, fill, channels):
