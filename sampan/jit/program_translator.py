@@ -375,8 +375,9 @@ class StaticFunction:
 
     def get_traced_count(self):
         """How many input signatures have been traced (one Program each, or under
-        full_graph=False one tree of segments when the function breaks its graph)."""
-        return len(self._cache) + len(self._segments.trees)
+        full_graph=False one tree of segments when the function breaks its graph, or one
+        signature that runs eagerly)."""
+        return len(self._cache) + len(self._segments)
 
     def concrete_program_specify_input_spec(self, input_spec=None, with_hook=False,
                                             is_prim_infer=False):

@@ -14,6 +14,7 @@ from ..pyct import origin
 from ..partial_program import map_structure
 from . import breaks
 from .breaks import OPERATIONS, BreakInBlock, GraphBreak, GraphBreakError
+from .effects import EffectAudit
 from .segment import Segment
 from .tree import Cut, EagerCall, End, Values
 
@@ -42,6 +43,7 @@ class SegmentBuilder:
         self.grad_enabled, self.strategy = grad_enabled, strategy
         self.steps, self.start = [], 0
         self.program = self.values = None
+        self.audit = EffectAudit()
 
     @contextlib.contextmanager
     def tracing(self, program, state, input_names):
@@ -49,8 +51,9 @@ class SegmentBuilder:
         repeat from one trace to the next, so traces of the same path line up)."""
         self.program, self.state, self.input_names = program, state, input_names
         previous = breaks.set_active(self)
+        audited = self.audit.installed() if self.live is not None else contextlib.nullcontext()
         try:
-            with unique_name.guard(), reading_values(self.cut):
+            with unique_name.guard(), reading_values(self.cut), audited:
                 yield self
         finally:
             breaks.set_active(previous)
@@ -90,7 +93,9 @@ class SegmentBuilder:
         self._flush()
         block = self.program.global_block()
         step = EagerCall(fn, args, kwargs, [], where)
-        with mode_guard(EAGER), reading_values(None), set_grad_enabled(self.grad_enabled):
+        # runs again at every walk, so its Python effects are not skipped: not audited
+        with mode_guard(EAGER), reading_values(None), set_grad_enabled(self.grad_enabled), \
+                self.audit.paused():
             previous = breaks.set_active(None)
             try:
                 result = step.run(self.values)
@@ -126,9 +131,9 @@ class SegmentBuilder:
         stop = len(self.program.global_block().ops)
         if stop == self.start:
             return
-        segment = Segment(self.program, self.start, stop, self.state, self.training,
-                          self.strategy)
-        with set_grad_enabled(self.grad_enabled):
+        with self.audit.paused(), set_grad_enabled(self.grad_enabled):
+            segment = Segment(self.program, self.start, stop, self.state, self.training,
+                              self.strategy)
             segment.run(self.values)
         self.steps.append(segment)
         self.start = stop

@@ -1,6 +1,11 @@
 """Calls of a full_graph=False StaticFunction: one Program when the trace never breaks, else
-a tree of segments walked by guard values, traced again where the walk leaves the tree."""
+a tree of segments walked by guard values, traced again where the walk leaves the tree; a
+signature whose Python a walk cannot stand for runs eagerly."""
+import sys
+import warnings
+
 from ...core.random import get_rng_state, set_rng_state
+from ...static.mode import is_sampan_file
 from .. import log
 from ..cache import with_specs
 from .breaks import GraphBreakError
@@ -10,19 +15,33 @@ from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, walk
 __all__ = ["SegmentedCalls", "CallStats", "SegmentTree"]
 
 
+# distinct values one cut may take before its signature stops guarding on it and runs eagerly
+MAX_VALUES_PER_CUT = 3
+
+
 class CallStats:
-    """What one call did: `segments` run (1: one Program) and whether it `traced`."""
+    """What one call did: `segments` run (1: one Program), whether it `traced`, and `eager`:
+    None, or why the call ran the Python function eagerly instead of compiled segments."""
 
-    __slots__ = ("segments", "traced")
+    __slots__ = ("segments", "traced", "eager")
 
-    def __init__(self, segments, traced):
-        self.segments, self.traced = segments, traced
+    def __init__(self, segments, traced, eager=None):
+        self.segments, self.traced, self.eager = segments, traced, eager
 
     def __repr__(self):
-        return f"CallStats(segments={self.segments}, traced={self.traced})"
+        eager = f", eager={self.eager!r}" if self.eager is not None else ""
+        return f"CallStats(segments={self.segments}, traced={self.traced}{eager})"
 
 
 _ONE_PROGRAM = CallStats(1, False)
+
+
+def _user_stacklevel():
+    """The warnings stacklevel, seen from its caller, of the innermost frame outside sampan."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and is_sampan_file(frame.f_code.co_filename):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class SegmentTree:
@@ -54,7 +73,12 @@ class SegmentedCalls:
     def __init__(self, function, tensor_leaves):
         self.function, self.tensor_leaves = function, tensor_leaves
         self.trees = {}
+        self.eager = {}  # key -> (why its calls run eagerly, the breaks its trace found)
         self.last_call, self.last_breaks = None, []
+
+    def __len__(self):
+        """Input signatures traced: trees, and signatures that run eagerly."""
+        return len(self.trees) + len(self.eager)
 
     def call(self, args, kwargs):
         """Run one call: a cached Program or tree when its guards hold, else trace."""
@@ -67,6 +91,9 @@ class SegmentedCalls:
         if program is not None:
             self.last_call, self.last_breaks = _ONE_PROGRAM, []
             return program.partial_program(tensors)
+        eager = self.eager.get(key)
+        if eager is not None:
+            return self._run_eagerly(eager, args, kwargs)
         tree = self.trees.get(key)
         reason = None
         if tree is not None:
@@ -82,9 +109,31 @@ class SegmentedCalls:
                 tensor._set_data(data)
             if rng is not None:
                 set_rng_state(rng)
+            if result.seen >= MAX_VALUES_PER_CUT:
+                return self._run_eagerly(self._unstable(key, result.cut), args, kwargs)
             reason = (f"the value read at {result.cut.where} was "
                       f"{result.cut.describe(result.key)}, a branch not traced yet")
         return self._trace(key, traced_args, kwargs, tensors, tree, reason)
+
+    def _unstable(self, key, cut):
+        """Make calls of `key` run eagerly: the value read at `cut` keeps changing, and each
+        new value would trace and compile again."""
+        fn = self.function._fn.__qualname__
+        reason = (f"the value read at {cut.where} took more than {MAX_VALUES_PER_CUT} "
+                  f"values, each a new trace")
+        warnings.warn(f"to_static function {fn!r} runs eagerly from now on for this input "
+                      f"signature: {reason}. Return such a value as a Tensor and read it "
+                      f"outside the function to keep the compiled segments",
+                      stacklevel=_user_stacklevel())
+        del self.trees[key]
+        self.eager[key] = reason, [cut.where]
+        return self.eager[key]
+
+    def _run_eagerly(self, eager, args, kwargs):
+        """Call the Python function itself: its effects, values and gradients are eager's."""
+        reason, self.last_breaks = eager
+        self.last_call = CallStats(0, False, reason)
+        return self.function.dygraph_function(*args, **kwargs)
 
     def _trace(self, key, args, kwargs, tensors, tree, reason):
         """Trace the function on this call's values, cutting where Python reads one."""
@@ -99,11 +148,20 @@ class SegmentedCalls:
             self.last_call, self.last_breaks = CallStats(1, True), []
             return program.partial_program(tensors)
         outputs, steps = done
+        fn._cache.forget_last()
+        self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
+        segments = sum(isinstance(step, Segment) for step in steps)
+        effects = builder.audit.effects
+        if effects:  # a walk would skip them: this signature runs its Python every call
+            reason = f"its Python has effects a cached call would skip: {effects[0]}"
+            log.event(1, f"to_static: {fn._fn.__qualname__} runs eagerly: {reason}")
+            self.trees.pop(key, None)
+            self.eager[key] = reason, self.last_breaks
+            self.last_call = CallStats(segments, True, reason)
+            return outputs
         root = merge(tree.root if tree is not None else None, path_to_tree(steps))
         self.trees[key] = SegmentTree(root, traced[2], traced[4])
-        self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
-        self.last_call = CallStats(sum(isinstance(step, Segment) for step in steps), True)
-        fn._cache.forget_last()
+        self.last_call = CallStats(segments, True)
         return outputs
 
     def first_break(self):

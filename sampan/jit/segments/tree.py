@@ -113,12 +113,13 @@ class Node:
 
 
 class Miss:
-    """A walk that found no branch for a guard value: the cut and the value seen."""
+    """A walk that found no branch for a guard value: the cut, the value seen, and how many
+    values the cut has branches for."""
 
-    __slots__ = ("cut", "key")
+    __slots__ = ("cut", "key", "seen")
 
-    def __init__(self, cut, key):
-        self.cut, self.key = cut, key
+    def __init__(self, cut, key, seen):
+        self.cut, self.key, self.seen = cut, key, seen
 
 
 def path_to_tree(steps):
@@ -207,5 +208,5 @@ def walk(root, values):
         key = cut.key(values)
         child = node.children.get(key)
         if child is None:
-            return Miss(cut, key)
+            return Miss(cut, key, len(node.children))
         node = child
