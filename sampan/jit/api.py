@@ -1,4 +1,5 @@
 """Public entry points: to_static and the switches, logging and checks around it."""
+import functools
 import os
 
 from ..core.lazy import lazy_exports
@@ -42,6 +43,8 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
             return obj
         if isinstance(obj, StaticFunction):
             obj = obj.dygraph_function
+        if isinstance(obj, functools.partial):  # its function converted, its arguments bound
+            return functools.partial(decorate(obj.func), *obj.args, **obj.keywords)
         if not callable(obj):
             raise TypeError(f"to_static(): argument 'function' must be a function, a method "
                             f"or a Layer, got {type(obj).__name__}")

@@ -29,7 +29,8 @@ _READER = _ValueReader()
 @contextlib.contextmanager
 def reading_values(read):
     """Inside: `bool/float/int(var)`, `var.numpy()/.item()/.tolist()` return
-    `read(var, kind, args)` (kind: "bool", "float", "int", "numpy", "item", "tolist")
+    `read(var, kind, args)` (kind: "bool", "float", "int", "complex", "index", "numpy",
+    "item", "tolist")
     instead of raising TypeError."""
     previous = _READER.read
     _READER.read = read
@@ -131,6 +132,14 @@ class Variable(IndexingMixin, AxisViewsMixin, TensorOperators):
     def __int__(self):
         return _concrete(self, "int", f"int() of static Variable {self.name!r}: its value "
                                       f"exists only when the Program runs")
+
+    def __complex__(self):
+        return _concrete(self, "complex", f"complex() of static Variable {self.name!r}: its "
+                                          f"value exists only when the Program runs")
+
+    def __index__(self):
+        return _concrete(self, "index", f"static Variable {self.name!r} used as a Python "
+                                        f"index: its value exists only when the Program runs")
 
     def _no_value(self):
         return (f"static Variable {self.name!r} has no value while the Program is built "

@@ -1,6 +1,7 @@
 """to_static(full_graph=False): graph breaks give eager's values and gradients, segments are
 cached behind guards, and a function without breaks runs as one Program."""
 import contextlib
+import functools
 import math
 
 import numpy as np
@@ -479,3 +480,73 @@ def test_a_retrace_after_a_guard_miss_draws_the_random_numbers_of_eager():
     paddle.seed(11)
     for x, expected in zip(inputs, want):
         _same(expected, static(x))
+
+
+def complex_reads(x):
+    total = complex(x.sum())
+    return x * abs(total), total
+
+
+def test_complex_of_a_complex_tensor_reads_both_parts():
+    x = paddle.to_tensor(np.array([1 + 2j, 3 - 1j], "complex64"))
+    static = _check(complex_reads, x)
+    assert static(x)[1] == 4 + 1j and "complex()" in static.graph_breaks[0].operation
+    y = paddle.to_tensor(np.array([1j, 2j], "complex64"))
+    _same(complex_reads(y), static(y))
+
+
+def counts_up(x, n):
+    for k in range(n):
+        if x.sum().item() > k:
+            yield x * k
+
+
+class YieldingLayer(paddle.nn.Layer):
+    def forward(self, x):
+        yield x + 1
+        yield x.max().item()
+
+
+def test_a_generator_function_or_forward_runs_eagerly_and_says_why():
+    x = _t([1.0, 2.0])
+    static = paddle.jit.to_static(counts_up, full_graph=False)
+    for _ in range(2):
+        _same(list(counts_up(x, 4)), list(static(x, 4)))
+        assert "generator" in static.last_call.eager
+        (found,) = static.graph_breaks
+        assert found.lineno == counts_up.__code__.co_firstlineno
+    layer = paddle.jit.to_static(YieldingLayer(), full_graph=False)
+    _same(list(YieldingLayer()(x)), list(layer(x)))
+    assert "generator" in layer.forward.last_call.eager
+    with pytest.raises(NotImplementedError, match="yield"):
+        paddle.jit.to_static(counts_up, full_graph=True)(x, 2)
+
+
+def scaled(x, k=2.0, *, bias):
+    return x * k * x.mean().item() + bias
+
+
+def picks_by_argmax(x):
+    weights = [1.0, 2.0, 3.0]
+    return x * weights[paddle.argmax(x)]  # list indexed by a Tensor: __index__
+
+
+def closes_over_a_tensor():
+    k = _t([2.0, 3.0, 1.0])
+
+    def inner(x, *, power=2):
+        return x ** power * k + k.sum().item() * x.max().item()
+    return inner
+
+
+@pytest.mark.parametrize("fn", [functools.partial(scaled, k=3.0, bias=1.0), picks_by_argmax,
+                                closes_over_a_tensor(), lambda x: x * x.sum().item()])
+def test_partials_lambdas_closures_and_tensor_indices_match_eager(fn):
+    static = paddle.jit.to_static(fn, full_graph=False)
+    for values in ([1.0, -2.0, 3.0], [1.0, -2.0, 3.0], [4.0, 5.0, -6.0]):
+        x_e, x_s = _t(values, grad=True), _t(values, grad=True)
+        expected, got = fn(x_e), static(x_s)
+        _same(expected, got)
+        expected.sum().backward()
+        got.sum().backward()
+        np.testing.assert_allclose(x_s.grad.numpy(), x_e.grad.numpy(), rtol=1e-6)

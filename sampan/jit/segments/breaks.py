@@ -8,6 +8,7 @@ __all__ = ["GraphBreak", "GraphBreakError", "BreakInBlock", "active", "keep_as_p
 
 OPERATIONS = {"bool": "bool() of a Tensor (a Python if/while/and/or on it)",
               "float": "float() of a Tensor", "int": "int() of a Tensor",
+              "complex": "complex() of a Tensor", "index": "a Tensor used as a Python index",
               "numpy": "Tensor.numpy()", "item": "Tensor.item()", "tolist": "Tensor.tolist()"}
 
 

@@ -1,6 +1,8 @@
 """Calls of a full_graph=False StaticFunction: one Program when the trace never breaks, else
 a tree of segments walked by guard values, traced again where the walk leaves the tree; a
 signature whose Python a walk cannot stand for runs eagerly."""
+import inspect
+import linecache
 import sys
 import warnings
 
@@ -8,7 +10,7 @@ from ...core.random import get_rng_state, set_rng_state
 from ...static.mode import is_sampan_file
 from .. import log
 from ..cache import with_specs
-from .breaks import GraphBreakError
+from .breaks import GraphBreak, GraphBreakError
 from .segment import Segment
 from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, walk
 
@@ -44,6 +46,18 @@ def _user_stacklevel():
     return level
 
 
+def _generator_break(fn):
+    """The break of a generator function, which runs eagerly (its body runs as it is
+    iterated, after the call returned), or None for other functions."""
+    if not (inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)):
+        return None
+    code = fn.__code__
+    line = code.co_firstlineno
+    site = code.co_filename, line, code.co_name, linecache.getline(code.co_filename, line)
+    return GraphBreak(site, "a generator function: its body runs while the generator is "
+                            "iterated, after the call returned, so it runs eagerly")
+
+
 class SegmentTree:
     """The segments of one input signature: the tree, the names of the call inputs, the
     state tensors the segments read, and those they write back (BatchNorm statistics)."""
@@ -75,6 +89,7 @@ class SegmentedCalls:
         self.trees = {}
         self.eager = {}  # key -> (why its calls run eagerly, the breaks its trace found)
         self.last_call, self.last_breaks = None, []
+        self.generator = _generator_break(function._fn)
 
     def __len__(self):
         """Input signatures traced: trees, and signatures that run eagerly."""
@@ -82,6 +97,9 @@ class SegmentedCalls:
 
     def call(self, args, kwargs):
         """Run one call: a cached Program or tree when its guards hold, else trace."""
+        if self.generator is not None:
+            return self._run_eagerly((self.generator.operation, [self.generator]), args,
+                                     kwargs)
         fn = self.function
         traced_args = with_specs(args, fn._input_spec, fn._arg_names) \
             if fn._input_spec is not None else args

@@ -15,6 +15,7 @@ import linecache
 import os
 import sys
 import sysconfig
+import types
 
 import numpy as np
 
@@ -45,7 +46,8 @@ _READING = {"copy", "count", "get", "index", "items", "keys", "values", "isdisjo
             "symmetric_difference", "__contains__", "__getitem__", "__len__", "__iter__",
             "__reversed__", "__sizeof__"}
 _ARRAY_WRITES = {"fill", "sort", "resize", "put", "itemset", "setflags", "partition",
-                 "setfield", "byteswap", "__setitem__", "__delitem__"}
+                 "setfield", "byteswap", "tofile", "dump", "__setitem__", "__delitem__"}
+_NUMPY_WRITERS = {"save", "savez", "savez_compressed", "savetxt"}  # NumPy's own code is trusted
 
 _CODE_VERDICTS = {}  # code object -> (line, what) of its first write, or None
 
@@ -54,10 +56,14 @@ _LIBRARY_DIRS = tuple({os.path.abspath(sysconfig.get_paths()[name]) + os.sep
                        for name in ("stdlib", "platstdlib", "purelib", "platlib")})
 
 
-def _own(code):
-    """True for sampan's and NumPy's own code."""
-    filename = code.co_filename
-    return is_sampan_file(filename) or filename.startswith(_NUMPY_DIR)
+def _own(frame):
+    """True for sampan's and NumPy's own code, also code they generate with exec (a
+    dataclass's __init__), which runs in their modules' globals."""
+    filename = frame.f_code.co_filename
+    if is_sampan_file(filename) or filename.startswith(_NUMPY_DIR):
+        return True
+    module = frame.f_globals.get("__name__") or ""
+    return filename.startswith("<") and module.split(".")[0] in ("sampan", "numpy")
 
 
 def _library(code):
@@ -69,7 +75,7 @@ def _library(code):
 def _trusted(frame):
     """True for a frame of sampan or NumPy, or of a library they called (contextlib inside
     sampan): the user's code is reached only through user frames."""
-    while frame is not None and not _own(frame.f_code):
+    while frame is not None and not _own(frame):
         if not _library(frame.f_code):
             return False
         frame = frame.f_back
@@ -100,19 +106,17 @@ def _c_call_effect(fn):
     """What calling the C function `fn` may change outside the call, or None if nothing."""
     if fn in _PURE_BUILTINS:
         return None
-    owner = getattr(fn, "__self__", None)
-    name = getattr(fn, "__name__", "?")
-    if getattr(owner, "__name__", None) in _PURE_MODULES and type(owner).__name__ == "module":
-        return None
-    if isinstance(owner, _IMMUTABLE) and owner is not builtins:
+    owner, name = getattr(fn, "__self__", None), getattr(fn, "__name__", "?")
+    if owner is None or isinstance(owner, types.ModuleType):
+        pure = owner is not None and owner.__name__ in _PURE_MODULES
+        return None if pure else f"calls {name}() (a C function whose effects are unknown)"
+    if isinstance(owner, _IMMUTABLE):
         return None
     if isinstance(owner, _CONTAINERS):
         return None if name in _READING else f"calls {type(owner).__name__}.{name}()"
     if isinstance(owner, np.ndarray):
         return f"calls ndarray.{name}()" if name in _ARRAY_WRITES else None
-    qualified = f"{type(owner).__name__}.{name}" if owner is not None and \
-        type(owner).__name__ != "module" else name
-    return f"calls {qualified}() (a C function whose effects are unknown)"
+    return f"calls {type(owner).__name__}.{name}() (a C function whose effects are unknown)"
 
 
 def _site(code, line):
@@ -136,6 +140,11 @@ class EffectAudit:
             self._previous(frame, event, arg)
         if event == "call":
             code = frame.f_code
+            if code.co_name in _NUMPY_WRITERS and code.co_filename.startswith(_NUMPY_DIR) \
+                    and not _trusted(frame.f_back):
+                caller = frame.f_back
+                self._record(caller.f_code, caller.f_lineno, f"calls numpy.{code.co_name}()")
+                return
             found = _first_write(code)
             if found is not None and not _trusted(frame):
                 self._record(code, found[0], found[1])

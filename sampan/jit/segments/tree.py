@@ -1,5 +1,7 @@
 """The cache of a function with graph breaks: a tree of segments whose branches are keyed by
 the values Python read at the cuts (the guards), walked by later calls without tracing."""
+import operator
+
 import numpy as np
 
 from ...static.framework import Variable
@@ -25,12 +27,17 @@ class Values(dict):
         raise KeyError(f"no value for Variable {name!r} at this graph break")
 
 
-_SCALAR_READS = {"bool": bool, "float": float, "int": int, "item": np.ndarray.item}
+_SCALAR_READS = {"bool": bool, "float": float, "int": int, "complex": complex,
+                 "index": int, "item": np.ndarray.item}
+
+
+_CASTS = {"float": float, "int": int, "complex": complex, "index": operator.index}
 
 
 class Cut:
-    """A read of Variable `var` (`kind`: bool, float, int, numpy, item, tolist) at a graph
-    break; its guard is the read value (NumPy bytes, or the bool)."""
+    """A read of Variable `var` (`kind`: bool, float, int, complex, index, numpy, item,
+    tolist) at a graph break; its guard is the read value (NumPy bytes, or the Python
+    scalar)."""
 
     __slots__ = ("var", "kind", "args", "where", "traced_key")
 
@@ -42,8 +49,9 @@ class Cut:
         """The Python value eager code gets from `tensor`."""
         if self.kind == "bool":
             return bool(tensor)
-        if self.kind in ("float", "int"):
-            return (float if self.kind == "float" else int)(tensor)
+        scalar = _CASTS.get(self.kind)
+        if scalar is not None:
+            return scalar(tensor)
         return getattr(tensor, self.kind)(*self.args)
 
     def key(self, values):
