@@ -61,7 +61,7 @@ def test_yield_is_rejected_with_line():
     def gen(x):
         yield x
     with pytest.raises(NotImplementedError, match=r"test_errors.py:\d+: 'yield'"):
-        to_static(gen)(t([1.0]))
+        to_static(gen, full_graph=True)(t([1.0]))
 
 
 def test_tensor_if_inside_try_is_rejected():

@@ -211,6 +211,8 @@ def test_break_inside_pylayer_forward_runs_it_eagerly_with_its_backward():
         static(x_s).backward()
         np.testing.assert_allclose(x_s.grad.numpy(), x_e.grad.numpy())
     assert "ScaleByMax.forward" in static.graph_breaks[0].operation
+    # `ctx.k = k` ran in the abandoned static forward: not an effect of the walk
+    assert static.last_call.eager is None and not static.last_call.traced
 
 
 def decides(x):

@@ -33,8 +33,9 @@ def _tensor_if(pred, true_fn, false_fn, values, names, effects=(), expression=No
     site, construct = (true_fn, "if") if expression is None else (expression, "if expression")
     point = report.mark()
     try:
-        outs = tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
-                         _tracked(effects, true_fn))
+        with breaks.building_block():
+            outs = tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
+                             _tracked(effects, true_fn))
     except BreakInBlock as exc:
         if breaks.active() is None:
             raise
@@ -80,8 +81,9 @@ def _tensor_while(cond_fn, body_fn, values, names, test, effects=()):
     `test`: the first Tensor test (for the conversion report)."""
     point = report.mark()
     try:
-        outs = tensor_while(cond_fn, body_fn, values, names, _as_bool,
-                            _tracked(effects, cond_fn))
+        with breaks.building_block():
+            outs = tensor_while(cond_fn, body_fn, values, names, _as_bool,
+                                _tracked(effects, cond_fn))
     except BreakInBlock as exc:
         if breaks.active() is None:
             raise

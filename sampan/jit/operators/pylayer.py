@@ -67,7 +67,8 @@ def pylayer_apply(cls, *args, **kwargs):
     call = _StaticApply(cls, args, kwargs)
     point = report.mark()
     try:
-        static_pylayer(call.forward, inputs, call.backward)
+        with breaks.building_block():
+            static_pylayer(call.forward, inputs, call.backward)
     except BreakInBlock as exc:
         builder = breaks.active()
         if builder is None:

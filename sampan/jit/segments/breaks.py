@@ -1,10 +1,11 @@
 """Where and why a to_static graph breaks, and the exceptions of a break that cannot be made.
 
 A leaf module: the runtime operators read it, the segment builder fills it."""
+import contextlib
 import threading
 
-__all__ = ["GraphBreak", "GraphBreakError", "BreakInBlock", "active", "keep_as_python",
-           "kept_reason"]
+__all__ = ["GraphBreak", "GraphBreakError", "BreakInBlock", "active", "building_block",
+           "keep_as_python", "kept_reason"]
 
 OPERATIONS = {"bool": "bool() of a Tensor (a Python if/while/and/or on it)",
               "float": "float() of a Tensor", "int": "int() of a Tensor",
@@ -55,6 +56,23 @@ def active():
     """The segment builder while this thread traces in full_graph=False mode, else None:
     its `cut(var, kind, reason=...)` is the one way to break the graph."""
     return _ACTIVE.builder
+
+
+@contextlib.contextmanager
+def building_block():
+    """Around building a sub-block (a cond branch, a while body, a PyLayer's forward) that a
+    break inside abandons: the Python effects seen inside are forgotten then, because the
+    construct runs that code again as Python (audited again, or replayed at every call)."""
+    builder = _ACTIVE.builder
+    if builder is None:
+        yield
+        return
+    mark = len(builder.audit.effects)
+    try:
+        yield
+    except BreakInBlock:
+        del builder.audit.effects[mark:]
+        raise
 
 
 def set_active(builder):
