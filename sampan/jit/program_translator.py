@@ -462,13 +462,14 @@ class StaticFunction:
         this trace, if one did (for the report)."""
         trace = self._traces.begin(self._key(args, kwargs), guard)
         main, startup = Program(), Program()
-        input_names = []
+        input_names, data_vars = [], []
         names = iter(data_names(args, kwargs, self._arg_names))
 
         def make_data(leaf):
             var = static.data(next(names), leaf.shape, leaf.dtype)
             var.stop_gradient = leaf.stop_gradient
             input_names.append(var.name)
+            data_vars.append(var)
             return var
         fn = self.converted_callable()
         try:
@@ -477,7 +478,7 @@ class StaticFunction:
             with static.program_guard(main, startup), mode_guard(STATIC), enable_grad(), \
                     report.recording(trace, breaks), \
                     _static_state(self._instance, main.global_block()) as state, \
-                    (breaks.tracing(main, state, input_names) if breaks is not None
+                    (breaks.tracing(main, state, input_names, data_vars) if breaks is not None
                      else contextlib.nullcontext()):
                 static_args = map_structure(make_data, args)
                 static_kwargs = map_structure(make_data, kwargs)

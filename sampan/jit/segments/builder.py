@@ -7,7 +7,7 @@ from ...core import unique_name
 from ...core.dispatch import mode_guard
 from ...eager.grad_mode import set_grad_enabled
 from ...eager.mode import EAGER
-from ...static.framework import Variable, reading_values
+from ...static.framework import reading_values
 from ...static.mode import user_origin
 from .. import log
 from ..pyct import origin
@@ -46,10 +46,13 @@ class SegmentBuilder:
         self.audit = EffectAudit()
 
     @contextlib.contextmanager
-    def tracing(self, program, state, input_names):
+    def tracing(self, program, state, input_names, data_vars):
         """Inside: Python reading a Variable's value cuts `program` here (with names that
-        repeat from one trace to the next, so traces of the same path line up)."""
+        repeat from one trace to the next, so traces of the same path line up).
+        `input_names` and `data_vars` (the data Variables, which an in-place op on an input
+        renames) are filled as the trace makes its inputs."""
         self.program, self.state, self.input_names = program, state, input_names
+        self.data_vars = data_vars
         previous = breaks.set_active(self)
         audited = self.audit.installed() if self.live is not None else contextlib.nullcontext()
         try:
@@ -145,12 +148,13 @@ class SegmentBuilder:
 
     def finish(self, outputs):
         """The call's eager outputs after the last segment ran, and the path traced
-        (segments and cuts, ending in End(outputs)); None when the trace never broke."""
-        if not self.broke:
+        (segments and cuts, ending in End(outputs)); None when the trace never broke and
+        changed no input in place (then it is one Program)."""
+        written = [(name, var.name) for name, var in zip(self.input_names, self.data_vars)
+                   if var.name != name]
+        if not written and not self.broke:
             return None
         self._flush()
-        self.steps.append(End(outputs))
-        values = self.values
-        eager = map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
-                              outputs)
-        return eager, self.steps
+        end = End(outputs, written)
+        self.steps.append(end)
+        return end.finish(self.values), self.steps

@@ -103,12 +103,27 @@ class EagerCall:
 
 
 class End:
-    """The end of a path: the function's output structure (Variables stand for tensors)."""
+    """The end of a path: the function's output structure (Variables stand for tensors),
+    and `written`, (input name, name of its final value) of the inputs changed in place."""
 
-    __slots__ = ("outputs",)
+    __slots__ = ("outputs", "written")
 
-    def __init__(self, outputs):
-        self.outputs = outputs
+    def __init__(self, outputs, written=()):
+        self.outputs, self.written = outputs, written
+
+    @property
+    def reads(self):
+        """Names of the values the end reads."""
+        return [v.name for v in leaves(self.outputs) if isinstance(v, Variable)] + \
+            [name for pair in self.written for name in pair]
+
+    def finish(self, values):
+        """The call's outputs; the inputs an in-place op changed take their final values,
+        as eagerly (the caller's Tensor objects)."""
+        for name, final in self.written:
+            values[name]._take_over(values[final])
+        return map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
+                             self.outputs)
 
 
 class Node:
@@ -186,7 +201,7 @@ def _pruned(root):
 def _needed(node):
     """Names a node's pieces read from before it (narrowing its segment's outputs)."""
     if node.cut is None:
-        needed = {v.name for v in leaves(node.end.outputs) if isinstance(v, Variable)}
+        needed = set(node.end.reads)
     else:
         cut = node.cut
         reads = cut.reads if isinstance(cut, EagerCall) else [cut.var]
@@ -210,8 +225,7 @@ def walk(root, values):
             segments += 1
         cut = node.cut
         if cut is None:
-            return map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
-                                 node.end.outputs), segments, [c.where for c in cuts]
+            return node.end.finish(values), segments, [c.where for c in cuts]
         cuts.append(cut)
         key = cut.key(values)
         child = node.children.get(key)
