@@ -148,13 +148,13 @@ class SegmentBuilder:
 
     def finish(self, outputs):
         """The call's eager outputs after the last segment ran, and the path traced
-        (segments and cuts, ending in End(outputs)); None when the trace never broke and
-        changed no input in place (then it is one Program)."""
-        written = [(name, var.name) for name, var in zip(self.input_names, self.data_vars)
-                   if var.name != name]
-        if not written and not self.broke:
+        (segments and cuts, ending in End(outputs)); None when the trace never broke (then
+        it is one Program)."""
+        if not self.broke:
             return None
         self._flush()
+        written = [(name, var.name) for name, var in zip(self.input_names, self.data_vars)
+                   if var.name != name]
         end = End(outputs, written)
         self.steps.append(end)
         return end.finish(self.values), self.steps

@@ -170,7 +170,7 @@ class SegmentedCalls:
         self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
         segments = sum(isinstance(step, Segment) for step in steps)
         effects = builder.audit.effects
-        if effects and builder.broke:  # a walk would skip them: its Python runs every call
+        if effects:  # a walk would skip them: this signature runs its Python every call
             reason = f"its Python has effects a cached call would skip: {effects[0]}"
             log.event(1, f"to_static: {fn._fn.__qualname__} runs eagerly: {reason}")
             self.trees.pop(key, None)

@@ -110,8 +110,8 @@ def _c_call_effect(fn):
     if owner is None or isinstance(owner, types.ModuleType):
         pure = owner is not None and owner.__name__ in _PURE_MODULES
         return None if pure else f"calls {name}() (a C function whose effects are unknown)"
-    if isinstance(owner, _IMMUTABLE):
-        return None
+    if isinstance(owner, _IMMUTABLE) or type(owner).__module__.startswith("sampan."):
+        return None  # sampan's own objects (the list a Tensor loop's probe appends to)
     if isinstance(owner, _CONTAINERS):
         return None if name in _READING else f"calls {type(owner).__name__}.{name}()"
     if isinstance(owner, np.ndarray):

@@ -119,11 +119,21 @@ class End:
 
     def finish(self, values):
         """The call's outputs; the inputs an in-place op changed take their final values,
-        as eagerly (the caller's Tensor objects)."""
+        as eagerly (the caller's Tensor objects). A Variable is also renamed when a Tensor
+        `if` merely might change it (its value passes through the cond op), so an input
+        whose final value equals its own is left as it is."""
         for name, final in self.written:
-            values[name]._take_over(values[final])
+            tensor, value = values[name], values[final]
+            if not _same_array(tensor._data, value._data):
+                tensor._take_over(value)
         return map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
                              self.outputs)
+
+
+def _same_array(a, b):
+    """True when two arrays hold the same shape, dtype and values (NaN equal to NaN)."""
+    return a is b or (a.shape == b.shape and a.dtype == b.dtype and
+                      np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 
 class Node:
