@@ -348,13 +348,16 @@ _UNROLLED = ("its length is known while building",
              "the test is a Python value at every iteration")
 
 
-def tensor_loop(cond_fn, test):
-    """A loop whose test is a Tensor: one while op."""
+def tensor_loop(cond_fn, test, unrolled):
+    """A loop whose test is a Tensor: one while op, after `unrolled` iterations run as
+    Python (a test that became a Tensor in the body, like a break flag)."""
     trace = _ACTIVE.trace
     if trace is not None:
-        trace.notes.append((cond_fn.__code__, LOOP, "while op",
-                            ("its length is a Tensor, known when the Program runs",
-                             f"the test is {_describe(test)}")))
+        after = (f"; its first {unrolled} iteration(s) ran as Python, unrolled" if unrolled
+                 else "")
+        trace.notes.append((cond_fn.__code__, LOOP, "while op", (
+            f"the test is {_describe(test)}: the length is a Tensor, or a break/return is "
+            f"under an if on a Tensor{after}", f"the test is {_describe(test)}{after}")))
 
 
 def tensor_array(cond_fn, name):

@@ -117,8 +117,25 @@ def test_a_for_over_a_tensor_range_is_a_while_op_and_a_ternary_a_cond():
     np.testing.assert_allclose(out.numpy(), [4.0, 4.0])
     report = fn.report()
     loop = entry_at(report, "tensor-for", "for")
-    assert loop.became == "while op" and "length is a Tensor" in loop.reason
+    assert loop.became == "while op" and "the length is a Tensor" in loop.reason
+    assert "unrolled" not in loop.reason
     assert entry_at(report, "ternary", "if expression").became == "cond op"
+
+
+def breaks_under_a_tensor_if(x):
+    for _ in range(5):  # <break-flag-for>
+        if x.sum() > 100:
+            break
+        x = x + 1
+    return x
+
+
+def test_a_loop_whose_test_becomes_a_tensor_says_how_many_iterations_ran_as_python():
+    fn = paddle.jit.to_static(breaks_under_a_tensor_if, full_graph=True)
+    np.testing.assert_allclose(fn(paddle.ones([2])).numpy(), [6.0, 6.0])
+    loop = entry_at(fn.report(), "break-flag-for", "for")
+    assert loop.became == "while op"
+    assert loop.reason.endswith("its first 1 iteration(s) ran as Python, unrolled")
 
 
 def test_retraces_name_the_changed_shape_and_the_train_eval_switch():

@@ -75,10 +75,11 @@ def IfElseExpr(pred, true_fn, false_fn):
     return false_fn()
 
 
-def _tensor_while(cond_fn, body_fn, values, names, test, effects=()):
+def _tensor_while(cond_fn, body_fn, values, names, effects, test, unrolled):
     """The loop-carried variables through one `while` op (the one place choosing how); as
     `_tensor_if`, a graph break in its body makes it a Python loop, one break per test.
-    `test`: the first Tensor test (for the conversion report)."""
+    `test`, the first Tensor test, and `unrolled`, the iterations run as Python before it,
+    are for the conversion report."""
     point = report.mark()
     try:
         with breaks.building_block():
@@ -90,7 +91,7 @@ def _tensor_while(cond_fn, body_fn, values, names, test, effects=()):
         report.rollback(point)
         inside = exc.graph_break
     else:
-        report.tensor_loop(cond_fn, test)
+        report.tensor_loop(cond_fn, test, unrolled)
         return outs
     while cond_fn(*values):
         values = body_fn(*values)
@@ -106,7 +107,7 @@ def While(cond_fn, body_fn, getters, names, effects=()):
     while True:
         test = cond_fn(*values)
         if is_variable(test):
-            return _tensor_while(cond_fn, body_fn, values, names, test, effects)
+            return _tensor_while(cond_fn, body_fn, values, names, effects, test, iterations)
         if not test:
             report.unrolled(cond_fn, iterations)
             return values
