@@ -66,7 +66,7 @@ def test_mutated_files_fail_cleanly(tmp_path, case, target):
         for ext, data in files.items():
             pathlib.Path(f"{prefix}{ext}").write_bytes(data)
         tracemalloc.start()
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: a busy machine does not count
         try:
             load_all_ways(prefix, suffix)
         except ALLOWED:
@@ -74,7 +74,7 @@ def test_mutated_files_fail_cleanly(tmp_path, case, target):
         finally:
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-        assert time.perf_counter() - start < 10
+        assert time.process_time() - start < 10
         assert peak < 2 * (len(files[suffix]) + len(files[".pdiparams"])) + PARSE_ALLOWANCE
 
 

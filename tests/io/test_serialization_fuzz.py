@@ -78,16 +78,16 @@ mutations = st.tuples(
 )
 
 
-@settings(derandomize=True, max_examples=1000, deadline=1000)
+@settings(derandomize=True, max_examples=1000, deadline=None)
 @given(mutations)
 def test_mutated_files_fail_cleanly(mutation):
     data, allowed = mutate(*mutation)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine does not count
     try:
         tree = loads_tree(data, record_to_leaf=from_record)
     except CorruptFileError:
         tree = None
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     if tree is not None:
         assert allowed != "never", mutation
         assert allowed == "any" or skeleton(tree) == EXPECTED
