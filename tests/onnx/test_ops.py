@@ -161,6 +161,28 @@ CASES = {
 }
 
 
+def _assignments(a):
+    """x[...] = v in the forms setitem exports."""
+    y = a * 1.0
+    y[:, 0] = 5.0
+    y[1:, ::2, -1] = paddle.ones([1, 2]) * 3
+    y[y > 1.5] = 0.0
+    y[-1, 1:-1] = a[0, :1] * 10
+    y[..., 2] = a[:, :, 1]
+    return y
+
+
+CASES["setitem"] = (_assignments, [X])
+CASES["atan2"] = (paddle.atan2, [np.array([1.0, -1.0, 0.0, 2.0, -3.0, 0.0], "float32"),
+                                 np.array([0.0, 0.0, 0.0, -1.0, -2.0, 5.0], "float32")])
+CASES["isclose"] = (lambda a, b: (paddle.isclose(a, a + b * 1e-6), paddle.isclose(
+    a, b, rtol=0.5, equal_nan=True)), [X, Y])
+CASES["scatter"] = (lambda a, i, u: (paddle.scatter(a, i, u), paddle.scatter(
+    a, i, u, overwrite=False)), [W, np.array([1, 3, 1], "int64"), R.randn(3, 4).astype(
+        "float32")])
+CASES["meshgrid"] = (lambda a, b: paddle.meshgrid(a, b), [W[0], W[:, 1]])
+
+
 @pytest.mark.parametrize("opset", [9, 13, 18])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_op_agrees_with_sampan(tmp_path, name, opset):

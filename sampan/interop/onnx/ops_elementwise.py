@@ -277,3 +277,38 @@ def dropout(g, op):
     else:
         g.node("Identity", [x], g.result(op))
 
+
+
+@emits("atan2")
+def atan2(g, op):
+    """arctan2(x, y): Atan(x / y) moved into the quadrant of (y, x); ±pi/2 or 0 where y
+    is 0."""
+    g.require(11, "Equal of floats")
+    (x, y), dtype = _operands(g, op)
+    out_type = g.dtype_of(op, "out", outputs=True)
+    if dtype != out_type:
+        x, y = g.cast(x, out_type), g.cast(y, out_type)
+
+    def const(value):
+        return g.const(value, out_type)
+    base = g.node("Atan", [g.node("Div", [x, y])])
+    up = g.node("Where", [g.node("Less", [x, const(0.0)]), const(-math.pi), const(math.pi)])
+    turned = g.node("Where", [g.node("Less", [y, const(0.0)]), g.node("Add", [base, up]), base])
+    on_axis = g.node("Mul", [g.node("Sign", [x]), const(math.pi / 2)])
+    g.node("Where", [g.node("Equal", [y, const(0.0)]), on_axis, turned], g.result(op))
+
+
+@emits("isclose")
+def isclose(g, op):
+    """|x - y| <= atol + rtol |y|, or x == y (infinities), or both NaN with equal_nan."""
+    g.require(11, "Equal of floats")
+    (x, y), dtype = _operands(g, op)
+    a = op.attrs
+    limit = g.node("Add", [g.const(a["atol"], dtype),
+                           g.node("Mul", [g.const(a["rtol"], dtype), g.node("Abs", [y])])])
+    near = g.node("Not", [g.node("Greater", [g.node("Abs", [g.node("Sub", [x, y])]), limit])])
+    close = g.node("Or", [near, g.node("Equal", [x, y])])
+    if a["equal_nan"]:
+        both = g.node("And", [g.node("IsNaN", [x]), g.node("IsNaN", [y])])
+        close = g.node("Or", [close, both])
+    g.node("Identity", [close], g.result(op))

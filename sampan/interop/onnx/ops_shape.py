@@ -1,5 +1,5 @@
-"""Emitters of shape and indexing ops: reshape, transpose, flatten, squeeze, unsqueeze,
-concat, split, stack, slices and `x[...]`, gathers, expand, tile, constants and shapes."""
+"""Emitters of shape ops: reshape, transpose, flatten, squeeze, unsqueeze, concat, split,
+stack, slices, flip, expand, tile, pad, roll, constants and shapes."""
 import numpy as np
 from onnx import numpy_helper
 
@@ -7,11 +7,13 @@ from ...ops.infer_meta.manipulation import _pad_widths
 from .graph import Unexpressible
 from .table import emits
 
-_END = np.iinfo(np.int64).max
-_BEFORE_START = np.iinfo(np.int64).min
+END = np.iinfo(np.int64).max           # a slice bound past either end
+BEFORE_START = np.iinfo(np.int64).min
 
 
-def _axis(axis, rank):
+
+def axis_of(axis, rank):
+    """`axis` counted from the front."""
     return axis % rank if rank else 0
 
 
@@ -31,7 +33,7 @@ def transpose(g, op):
     g.node("Transpose", [g.arg(op)], g.result(op), perm=[int(p) for p in op.attrs["perm"]])
 
 
-def _dims(g, x, start, stop):
+def run_time_dims(g, x, start, stop):
     """x's run-time dims [start, stop) as a 1-D int64 value."""
     return g.slice(g.node("Shape", [x]), [start], [stop], [0])
 
@@ -42,13 +44,13 @@ def flatten(g, op):
     unknown)."""
     shape = g.shape_of(op)
     rank = max(len(shape), 1)
-    start, stop = _axis(op.attrs["start_axis"], rank), _axis(op.attrs["stop_axis"], rank)
+    start, stop = axis_of(op.attrs["start_axis"], rank), axis_of(op.attrs["stop_axis"], rank)
     tail = list(shape[stop + 1:])
     x = g.arg(op)
     if all(d >= 0 for d in tail):
         target = g.ints([0] * start + [-1] + tail)
     else:
-        parts = [g.ints([0] * start + [-1]), _dims(g, x, stop + 1, len(shape))]
+        parts = [g.ints([0] * start + [-1]), run_time_dims(g, x, stop + 1, len(shape))]
         target = g.node("Concat", parts, axis=0)
     g.node("Reshape", [x, target], g.result(op))
 
@@ -59,7 +61,7 @@ def squeeze(g, op):
     or every size-1 axis when none is named."""
     shape = g.shape_of(op)
     rank = len(shape)
-    named = [_axis(a, rank) for a in op.attrs["axis"]]
+    named = [axis_of(a, rank) for a in op.attrs["axis"]]
     axes = sorted({a for a in named if shape[a] in (1, -1)} if named else
                   {i for i, d in enumerate(shape) if d == 1})
     if not axes:
@@ -85,13 +87,13 @@ def unsqueeze(g, op):
 @emits("concat")
 def concat(g, op):
     rank = len(g.shape_of(op, "out", outputs=True))
-    g.node("Concat", g.args(op), g.result(op), axis=_axis(op.attrs["axis"], rank))
+    g.node("Concat", g.args(op), g.result(op), axis=axis_of(op.attrs["axis"], rank))
 
 
 @emits("stack")
 def stack(g, op):
     rank = len(g.shape_of(op, "out", outputs=True))
-    axis = _axis(op.attrs["axis"], rank)
+    axis = axis_of(op.attrs["axis"], rank)
     parts = [g.with_axes("Unsqueeze", [x], [axis], 13) for x in g.args(op)]
     g.node("Concat", parts, g.result(op), axis=axis)
 
@@ -99,7 +101,7 @@ def stack(g, op):
 @emits("split")
 def split(g, op):
     shape = g.shape_of(op)
-    axis = _axis(op.attrs["axis"], len(shape))
+    axis = axis_of(op.attrs["axis"], len(shape))
     sizes = [int(s) for s in op.attrs["sections"]]
     if -1 in sizes:
         if shape[axis] < 0:
@@ -127,98 +129,9 @@ def strided_slice(g, op):
 @emits("flip")
 def flip(g, op):
     rank = len(g.shape_of(op))
-    axes = [_axis(a, rank) for a in op.attrs["axis"]]
+    axes = [axis_of(a, rank) for a in op.attrs["axis"]]
     n = len(axes)
-    g.slice(g.arg(op), [-1] * n, [_BEFORE_START] * n, axes, [-1] * n, out=g.result(op))
-
-
-def _index_items(index, rank):
-    """The index items with `...` replaced by full slices."""
-    used = sum(1 for item in index if item[0] not in ("none", "ellipsis"))
-    out = []
-    for item in index:
-        if item[0] == "ellipsis":
-            out += [("slice", None, None, None)] * (rank - used)
-        else:
-            out.append(item)
-    return out
-
-
-def _slice_bounds(item):
-    """(start, stop, step) of a slice item, Nones filled in for ONNX Slice."""
-    _, start, stop, step = item
-    step = 1 if step is None else step
-    if start is None:
-        start = 0 if step > 0 else -1
-    if stop is None:
-        stop = _END if step > 0 else _BEFORE_START
-    return start, stop, step
-
-
-@emits("getitem")
-def getitem(g, op):
-    """x[...] with ints, slices, None, `...` and at most one integer tensor (a Gather)."""
-    rank = len(g.shape_of(op))
-    items = _index_items(op.attrs["index"], rank)
-    tensors = list(op.inputs.get("indices") or [])
-    if len(tensors) > 1 or (tensors and any(i[0] == "int" for i in items)):
-        raise Unexpressible("indexing with several tensors, or tensors and ints together")
-    bounds, drop, new_axes, gather = [], [], [], None
-    axis = out_pos = 0
-    for item in items:
-        kind = item[0]
-        if kind == "none":
-            new_axes.append(out_pos)
-            out_pos += 1
-            continue
-        if kind == "int":
-            stop = item[1] + 1 if item[1] != -1 else _END
-            bounds.append((axis, item[1], stop, 1))
-            drop.append(axis)
-        elif kind == "slice":
-            start, stop, step = _slice_bounds(item)
-            if (start, stop, step) != (0, _END, 1):
-                bounds.append((axis, start, stop, step))
-            out_pos += 1
-        else:
-            gather = (axis, tensors[0])
-            out_pos += len(g.var(tensors[0])._shape)
-        axis += 1
-    x = g.arg(op)
-    if bounds:
-        axes, starts, stops, steps = zip(*bounds)
-        x = g.slice(x, starts, stops, axes, steps)
-    if gather is not None:
-        index = g.var(gather[1])
-        if index.dtype.name not in ("int32", "int64"):
-            raise Unexpressible(f"indexing with a {index.dtype.name} tensor")
-        x = g.node("Gather", [x, g.value(gather[1])], axis=gather[0])
-    if drop:
-        x = g.with_axes("Squeeze", [x], drop, 13)
-    if new_axes:
-        x = g.with_axes("Unsqueeze", [x], new_axes, 13)
-    g.node("Identity", [x], g.result(op))
-
-
-@emits("gather", "index_select")
-def gather(g, op):
-    rank = len(g.shape_of(op))
-    g.node("Gather", [g.arg(op), g.arg(op, "index")], g.result(op),
-           axis=_axis(int(op.attrs.get("axis", 0)), rank))
-
-
-@emits("gather_nd")
-def gather_nd(g, op):
-    g.require(11, "GatherND")
-    g.node("GatherND", [g.arg(op), g.arg(op, "index")], g.result(op))
-
-
-@emits("take_along_axis")
-def take_along_axis(g, op):
-    g.require(11, "GatherElements")
-    rank = len(g.shape_of(op, "arr"))
-    g.node("GatherElements", [g.arg(op, "arr"), g.arg(op, "indices")], g.result(op),
-           axis=_axis(op.attrs["axis"], rank))
+    g.slice(g.arg(op), [-1] * n, [BEFORE_START] * n, axes, [-1] * n, out=g.result(op))
 
 
 @emits("expand")
@@ -345,14 +258,14 @@ def roll(g, op):
             raise Unexpressible("rolling the flattened tensor needs its shape known")
         x, axes, sizes = g.node("Reshape", [x, g.ints([-1])]), [0], [int(np.prod(shape))]
     else:
-        axes = [_axis(a, len(shape)) for a in axes]
+        axes = [axis_of(a, len(shape)) for a in axes]
         sizes = [shape[a] for a in axes]
     for axis, shift, size in zip(axes, shifts, sizes):
         if size < 0:
             raise Unexpressible(f"rolling axis {axis} of unknown size")
         cut = size - shift % size
         if cut % size:
-            x = g.node("Concat", [g.slice(x, [cut], [_END], [axis]),
+            x = g.node("Concat", [g.slice(x, [cut], [END], [axis]),
                                   g.slice(x, [0], [cut], [axis])], axis=axis)
     if flat:
         x = g.node("Reshape", [x, g.ints(shape)])
@@ -376,3 +289,14 @@ def constant_sequence(g, op):
         columns = a["num_columns"] if a["num_columns"] not in (None, -1) else a["num_rows"]
         value = np.eye(int(a["num_rows"]), int(columns))
     g.node("Identity", [g.const(value.astype(dtype))], g.result(op))
+
+
+@emits("meshgrid")
+def meshgrid(g, op):
+    """Each 1-D input reshaped along its own axis and expanded to the grid's shape."""
+    inputs = g.args(op)
+    count = len(inputs)
+    sizes = g.node("Concat", [g.node("Shape", [v]) for v in inputs], axis=0)
+    for k, (value, name) in enumerate(zip(inputs, op.outputs["out"])):
+        along = g.node("Reshape", [value, g.ints([1] * k + [-1] + [1] * (count - k - 1))])
+        g.node("Expand", [along, sizes], g.define(name))

@@ -6,7 +6,8 @@ import importlib
 __all__ = ["EMITTERS", "emits", "emitters"]
 
 EMITTERS = {}
-_MODULES = ("ops_elementwise", "ops_nn", "ops_shape", "ops_reduce", "ops_control_flow")
+_MODULES = ("ops_elementwise", "ops_nn", "ops_shape", "ops_indexing", "ops_reduce",
+            "ops_control_flow")
 
 
 def emits(*op_types):
