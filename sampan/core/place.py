@@ -17,6 +17,10 @@ class CPUPlace:
     def __hash__(self):
         return hash("cpu")
 
+    def _equals(self, other):
+        """Paddle's place comparison: True for another CPU place."""
+        return self == other
+
     def is_cpu_place(self):
         """True: this is the CPU."""
         return True

@@ -127,7 +127,8 @@ class Executor:
         plan = self._compile(program, feed, fetch_names, build_strategy, nan_check)
         regs = plan.template[:]
         _load(plan, regs, feed, scope)
-        workers = exec_strategy.num_threads if exec_strategy else 1
+        workers = 1 if FLAGS["FLAGS_new_executor_sequential_run"] or not exec_strategy \
+            else exec_strategy.num_threads
         seeding = fixed_seed(program.random_seed) if program.random_seed else nullcontext()
         with seeding:
             if checked:

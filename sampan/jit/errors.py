@@ -3,9 +3,25 @@ from ..executor import run as executor_run
 from ..static.mode import is_sampan_file, register_origin_translator, user_origin
 from .pyct import origin
 
-__all__ = ["translate_origins", "attach_user_frames", "attach_op_origin"]
+__all__ = ["translate_origins", "attach_user_frames", "attach_op_origin", "ErrorData",
+           "ERROR_DATA"]
 
 _MARK = "In transformed code:"
+ERROR_DATA = "error_data"  # the attribute of a raised exception that holds its ErrorData
+
+
+class ErrorData:
+    """What sampan adds to an exception raised in converted code (`exc.error_data`): the
+    user source lines it went through, innermost last, as (file, line, function, text)."""
+
+    __slots__ = ("error_type", "frames")
+
+    def __init__(self, error_type, frames):
+        self.error_type = error_type
+        self.frames = list(frames)
+
+    def __repr__(self):
+        return f"ErrorData({self.error_type.__name__}, {len(self.frames)} user frames)"
 
 
 def _user(file, line):
@@ -46,9 +62,11 @@ def _format(frames):
 
 
 def _extend_message(exc, frames):
-    """Add the user frames to `exc`'s message (once); the exception keeps its type."""
+    """Add the user frames to `exc`'s message and its ErrorData (once); the exception
+    keeps its type."""
     if not frames or any(_MARK in str(a) for a in exc.args[:1]):
         return exc
+    setattr(exc, ERROR_DATA, ErrorData(type(exc), frames))
     first = str(exc.args[0]) if exc.args else ""
     exc.args = (f"{first}\n\n{_format(frames)}",) + tuple(exc.args[1:])
     return exc

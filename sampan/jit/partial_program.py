@@ -149,6 +149,9 @@ class PartialProgram:
         self.differentiable = any(not v.stop_gradient for v in self.out_vars)
         self.all_differentiable = all(not v.stop_gradient for v in self.out_vars)
         self.single_output = isinstance(outputs, Variable)
+        # outputs the program marks differentiable (to_tensor(..., stop_gradient=False)):
+        # they say so even in a call that records no backward, as eagerly
+        self.marked_outputs = [k for k, v in enumerate(self.out_vars) if not v.stop_gradient]
 
     def _compile(self, sources):
         """(cached) plans for these source value numbers (empty: inference, no backward)."""
@@ -218,6 +221,9 @@ class PartialProgram:
         if compiled.backward is not None:
             values += fetched[n_out:]
             self._record(compiled, tensors, outs, values)
+        elif self.marked_outputs and STATE.enabled:
+            for k in self.marked_outputs:
+                outs[k].stop_gradient = False
         return outs
 
     def _sources(self, tensors):

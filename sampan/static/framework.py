@@ -5,6 +5,7 @@ append_op, insert_op, remove_op, ...) which bumps the Program's version so compi
 plans know when to rebuild.
 """
 import contextlib
+import math
 import threading
 
 from ..core import dtype as dtypes
@@ -89,13 +90,12 @@ class Variable(IndexingMixin, AxisViewsMixin, TensorOperators):
 
     @property
     def size(self):
-        """Number of elements as an int, or -1 when a dimension is unknown."""
-        n = 1
-        for d in self._shape:
-            if d < 0:
-                return -1
-            n *= d
-        return n
+        """Number of elements: an int when every dimension is known while building, else
+        an int64 0-D Variable (a numel op) holding it when the Program runs."""
+        if -1 in self._shape:
+            from ..ops._generated.api import numel
+            return numel(self)
+        return math.prod(self._shape)
 
     @property
     def type(self):
@@ -154,6 +154,14 @@ class Variable(IndexingMixin, AxisViewsMixin, TensorOperators):
 
     def tolist(self):
         return _concrete(self, "tolist", self._no_value())
+
+    def clear_gradient(self, set_to_zero=True):
+        """Refused with an AssertionError (Paddle's type): a Variable has no gradient to
+        clear while its Program is built."""
+        raise AssertionError(
+            f"clear_gradient() works on eager Tensors only: static Variable {self.name!r} "
+            f"belongs to a Program being built (under to_static or static mode) and has no "
+            f"gradient to clear; clear gradients outside the converted function")
 
     def astype(self, dtype):
         """This variable cast to `dtype`."""

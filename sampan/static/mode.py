@@ -18,7 +18,7 @@ from .framework import Variable
 from .program_state import default_main_program
 
 __all__ = ["StaticMode", "STATIC", "user_origin", "is_sampan_file", "constant_var",
-           "register_origin_translator", "capturing_tensors", "observing_arguments",
+           "register_origin_translator", "capturing_tensors", "is_capturing_tensors", "observing_arguments",
            "outputs_named_after"]
 
 _SAMPAN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -85,6 +85,11 @@ class _Capture(threading.local):
 
 
 _CAPTURE = _Capture()
+
+
+def is_capturing_tensors():
+    """True inside `capturing_tensors`: while to_static builds its Program."""
+    return _CAPTURE.tensor_to_var is not None
 
 
 @contextlib.contextmanager

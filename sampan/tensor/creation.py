@@ -45,8 +45,10 @@ def _creation_options(fn):
     return create
 
 
-def _infer_array(data, dtype):
-    """NumPy array for `to_tensor` with Paddle's default dtypes."""
+def _infer_array(data, dtype, error=TypeError):
+    """NumPy array for `to_tensor` with Paddle's default dtypes. Data that is no number,
+    nested list or array (a dict, a set, None, text) raises `error`: a TypeError eagerly,
+    a RuntimeError while a Program is built (Paddle's types in each mode)."""
     if isinstance(data, Tensor):
         array = data._data
     else:
@@ -59,9 +61,10 @@ def _infer_array(data, dtype):
                 not isinstance(data, (np.ndarray, np.generic)):
             # Python floats/complexes take the default float (complex64 beside float32)
             array = array.astype(_default_of_kind(array.dtype.kind))
-        elif array.dtype.kind == "U" or array.dtype == object:
-            raise TypeError(f"to_tensor: cannot make a tensor from {type(data).__name__} "
-                            f"holding {array.dtype}")
+        elif array.dtype.kind in "USV" or array.dtype == object:
+            raise error(f"to_tensor: Do not support transform type `{type(data)}` to tensor "
+                        f"(it holds {array.dtype} items): data must be a number, a nested "
+                        f"list or tuple of numbers, a numpy.ndarray or a Tensor")
     if dtype is not None:
         array = array.astype(dtypes.to_dtype(dtype).np)
     return array
@@ -100,7 +103,7 @@ def _static_to_tensor(data, dtype, stop_gradient):
         like = dtype or next(v.dtype for v in _variables(data, Variable))
         out = api.stack([_static_to_tensor(item, like, stop_gradient) for item in data])
     else:
-        return constant_var(np.array(_infer_array(data, dtype), copy=True))
+        out = constant_var(np.array(_infer_array(data, dtype, RuntimeError), copy=True))
     out.stop_gradient = stop_gradient
     return out
 

@@ -69,9 +69,12 @@ def size_tensor(sizes):
 
 @sizes_as_list("shape")
 def reshape(x, shape, name=None):
-    """x with a new shape (0 copies a dim, one -1 is inferred); entries may be tensors."""
+    """x with a new shape (0 copies a dim, one -1 is inferred); entries may be tensors,
+    and so may the whole shape (a 1-D integer tensor, read when the Program runs)."""
     if has_symbolic_size(shape):
         return api.reshape_dynamic(x, size_tensor(shape))
+    if getattr(shape, "symbolic_size", False):
+        return api.reshape_dynamic(x, shape)
     return api.reshape(x, shape)
 
 

@@ -251,3 +251,33 @@ def test_a_sampan_layer_inside_a_user_layer_reports_the_user_forward_line():
     message = str(info.value)
     assert_points_at(message, _Head.forward, "the sampan layer called by user code")
     assert f"built at {HERE}:{line_of(_Head.forward, 'the sampan layer called')}" in message
+
+
+# ---- the ErrorData record (Paddle's `paddle.jit.dy2static.error`) ----
+
+def test_error_data_lists_the_user_frames_of_a_build_error():
+    from sampan.jit.dy2static import error
+    with pytest.raises(KeyError) as info:
+        to_static(raises_user_error)(t([1.0]), 4)
+    data = getattr(info.value, error.ERROR_DATA)
+    assert isinstance(data, error.ErrorData) and data.error_type is KeyError
+    file, line, function, text = data.frames[-1]
+    assert (file, function) == (HERE, "raises_user_error")
+    assert line == line_of(raises_user_error, "raise KeyError")
+    assert text.startswith("raise KeyError")
+
+
+def test_error_data_of_a_run_time_error_names_the_op_line():
+    from sampan.jit.dy2static import error
+    fn = to_static(add_pair, input_spec=[InputSpec([None], "float32")] * 2)
+    with pytest.raises(ValueError) as info:
+        fn(t([1.0, 2.0, 3.0]), t([1.0, 2.0]))
+    data = getattr(info.value, error.ERROR_DATA)
+    assert [f[:2] for f in data.frames] == [(HERE, line_of(add_pair, "return z + y"))]
+
+
+def test_an_eager_error_has_no_error_data():
+    from sampan.jit.dy2static import error
+    with pytest.raises(ValueError) as info:
+        add_pair(t([1.0, 2.0, 3.0]), t([1.0, 2.0]))
+    assert getattr(info.value, error.ERROR_DATA, None) is None

@@ -10,6 +10,7 @@ from ...core import unique_name
 from ...eager.tensor import Parameter as EagerParameter, Tensor
 from ...framework_mode import in_dynamic_mode
 from ...static.framework import Parameter as StaticParameter, Variable
+from ...static.mode import is_capturing_tensors
 from ...core.param_attr import ParamAttr
 
 __all__ = ["Layer", "HookRemoveHelper"]
@@ -428,7 +429,16 @@ class Layer:
         """Copy state_dict's values into the parameters and persistable buffers; returns
         (missing_keys, unexpected_keys) as Paddle 3 does: an entry that is absent or has another
         shape is skipped with a warning and listed as missing, and every key of state_dict
-        that was not loaded (a wrong-shaped one included) is listed as unexpected."""
+        that was not loaded (a wrong-shaped one included) is listed as unexpected. In
+        static mode the values go to the global scope; inside a function converted by
+        to_static it raises ValueError (the parameters are the Program's inputs there)."""
+        if is_capturing_tensors():
+            raise ValueError(
+                f"{type(self).__name__}.set_state_dict() was called inside a function "
+                f"converted by to_static, where parameters are inputs of the Program being "
+                f"built and cannot be loaded. This error might happens in dy2static, while "
+                f"calling 'set_state_dict' dynamically in 'forward', which is not supported. "
+                f"If you only need call 'set_state_dict' once, move it to '__init__'.")
         missing, loaded = [], set()
         for name, tensor in self._state_items(True, ""):
             key = name if use_structured_name else tensor.name
@@ -440,7 +450,7 @@ class Layer:
                 missing.append(key)
                 continue
             loaded.add(key)
-            tensor._set_data(array.astype(tensor._data.dtype, copy=True))
+            _store(tensor, array)
         return missing, [k for k in state_dict if k not in loaded]
 
     set_dict = set_state_dict
@@ -485,6 +495,16 @@ def _load_problem(key, array, tensor):
     if shape != list(tensor.shape):
         return f"its value has shape {shape}, but the layer's {key} has {list(tensor.shape)}"
     return None
+
+
+def _store(tensor, array):
+    """Load `array` into parameter or buffer `tensor`: an eager tensor takes a copy over, a
+    static Variable's value is set in the global scope (static mode)."""
+    if isinstance(tensor, Tensor):
+        tensor._set_data(array.astype(tensor._data.dtype, copy=True))
+    else:
+        from ...static.values import set_variable_value  # loads the executor: lazily
+        set_variable_value(tensor, array)
 
 
 def _as_array(value):
