@@ -37,8 +37,7 @@ FLAGS = {name: default if os.environ.get(name) is None else _parse(name, os.envi
 def set_flags(flags):
     """Set flags from a dict {name: value}; unknown names raise ValueError."""
     for name, value in flags.items():
-        value = _parse(_known(name, "set"), value)
-        FLAGS[name] = value
+        FLAGS[name] = _parse(_known(name, "set"), value)  # checks the name first
 
 
 def get_flags(names):

@@ -61,10 +61,12 @@ def _infer_array(data, dtype, error=TypeError):
                 not isinstance(data, (np.ndarray, np.generic)):
             # Python floats/complexes take the default float (complex64 beside float32)
             array = array.astype(_default_of_kind(array.dtype.kind))
-        elif array.dtype.kind in "USV" or array.dtype == object:
-            raise error(f"to_tensor: Do not support transform type `{type(data)}` to tensor "
-                        f"(it holds {array.dtype} items): data must be a number, a nested "
-                        f"list or tuple of numbers, a numpy.ndarray or a Tensor")
+        elif array.dtype.kind in "USVO":
+            items = " of text" if array.dtype.kind in "US" else " of other objects"
+            held = items if isinstance(data, (list, tuple, np.ndarray)) else ""
+            raise error(f"to_tensor: Do not support transform type `{type(data)}`{held} to "
+                        f"tensor: data must be a number, a nested list or tuple of numbers, "
+                        f"a numpy.ndarray or a Tensor")
     if dtype is not None:
         array = array.astype(dtypes.to_dtype(dtype).np)
     return array
