@@ -1,5 +1,4 @@
 """Program-cache keys (and what differs between two of them), input_spec checks."""
-import inspect
 import itertools
 
 from ..eager.tensor import Tensor
@@ -171,15 +170,6 @@ def data_names(args, kwargs, arg_names):
     for key, value in kwargs.items():
         walk(value, key)
     return names
-
-
-def parameter_names(fn):
-    """Positional parameter names of `fn` (without a bound self)."""
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return []
-    return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
 class ProgramCache:

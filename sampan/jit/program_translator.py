@@ -16,7 +16,8 @@ from ..nn.layer.layers import Layer
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline, report
-from .cache import (ProgramCache, check_spec_list, data_names, parameter_names, value_key,
+from .arguments import CallSignature
+from .cache import (ProgramCache, check_spec_list, data_names, value_key,
                     with_specs)
 from .converters.common import JST
 from .errors import attach_user_frames, translate_origins
@@ -142,10 +143,12 @@ class ConcreteProgram:
     """One traced Program: its data inputs, output structure and the eager state it reads."""
 
     def __init__(self, main_program, startup_program, inputs, outputs, state,
-                 build_strategy=None):
+                 build_strategy=None, arguments=((), {})):
         self.main_program = main_program
         self.startup_program = startup_program
         self.inputs = inputs
+        # (args, kwargs) of the trace, data Variables standing for its tensors
+        self.arguments = arguments
         self.outputs = outputs
         self.state = state
         self.partial_program = PartialProgram(main_program, inputs, outputs, state,
@@ -276,8 +279,9 @@ class StaticFunction:
         self._cache = ProgramCache()
         self._bound = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, self._fn)
-        names = parameter_names(self._fn)
-        self._arg_names = names[1:] if self._instance is not None else names
+        self._signature = CallSignature(self._fn, skip_self=self._instance is not None)
+        self._signature.check_input_spec(self._input_spec)
+        self._arg_names = self._signature.names
         self._traces = report.TraceLog(self._fn.__qualname__, self._arg_names)
         self._segments = SegmentedCalls(self, _tensor_leaves)
 
@@ -384,9 +388,10 @@ class StaticFunction:
         """The ConcreteProgram of `input_spec` (the decoration's own spec wins when it has
         one), else of the most recent call."""
         check_spec_list(input_spec, "concrete_program_specify_input_spec")
+        self._require_dynamic_mode("the concrete_program of")
         spec = self._input_spec if self._input_spec is not None else input_spec
         if spec is not None:
-            return self._concrete(list(spec), {})
+            return self._concrete(*self._bind_call(list(spec), {}))
         last = self._cache.last_program()
         if last is None:
             if self._segments.last_breaks:
@@ -418,11 +423,24 @@ class StaticFunction:
     def get_concrete_program(self, *args, **kwargs):
         """(ConcreteProgram, the layer running it) for these arguments, as Paddle returns
         them; the program is built on a cache miss."""
-        program = self._concrete(args, kwargs)
+        self._require_dynamic_mode("get_concrete_program of")
+        program = self._concrete(*self._bind_call(args, kwargs))
         return program, program.partial_program
 
+    def _bind_call(self, args, kwargs):
+        """The call's arguments with one positional value per parameter (`CallSignature`)."""
+        return self._signature.bind(args, kwargs, self._input_spec is not None)
+
+    def _require_dynamic_mode(self, what):
+        """Raise when Paddle's static mode is on: a to_static function traces and runs its
+        own Program from dynamic mode."""
+        if getattr(current_mode(), "is_static", False):
+            raise RuntimeError(
+                f"{what} to_static function {self._fn.__qualname__} is only available in "
+                f"dynamic mode, and static mode is on; call paddle.disable_static() first")
+
     def _concrete(self, args, kwargs):
-        """The ConcreteProgram for these arguments (built on a cache miss)."""
+        """The ConcreteProgram for these bound arguments (built on a cache miss)."""
         if self._input_spec is not None:
             args = with_specs(args, self._input_spec, self._arg_names)
         key = self._key(args, kwargs)
@@ -443,8 +461,9 @@ class StaticFunction:
         return self._concrete_of(self._trace(args, kwargs, breaks))
 
     def _concrete_of(self, traced):
-        """The ConcreteProgram of a trace (main, startup, input names, outputs, state)."""
-        main, startup, input_names, outputs, state = traced
+        """The ConcreteProgram of a trace (main, startup, input names, outputs, state,
+        arguments)."""
+        main, startup, input_names, outputs, state, arguments = traced
         translate_origins(main)
         _check_escaped(main, outputs)
         if not self._training and not isinstance(self._instance, Layer):
@@ -452,14 +471,15 @@ class StaticFunction:
         # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to
         # the result, while the data Variable keeps its name
         inputs = [main.global_block().var(name) for name in input_names]
-        return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy)
+        return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy,
+                               arguments)
 
     @gc_paused
     def _trace(self, args, kwargs, breaks=None, guard=None):
         """Run the converted function on static Variables; (main, startup, input names,
-        outputs, state). `breaks`, a SegmentBuilder, cuts the Program where Python needs a
-        value (full_graph=False); `guard` names the failed graph-break guard that caused
-        this trace, if one did (for the report)."""
+        outputs, state, (args, kwargs) as traced). `breaks`, a SegmentBuilder, cuts the
+        Program where Python needs a value (full_graph=False); `guard` names the failed
+        graph-break guard that caused this trace, if one did (for the report)."""
         trace = self._traces.begin(self._key(args, kwargs), guard)
         main, startup = Program(), Program()
         input_names, data_vars = [], []
@@ -486,16 +506,13 @@ class StaticFunction:
         except Exception as exc:
             attach_user_frames(exc)
             raise
-        return main, startup, input_names, outputs, state
+        return main, startup, input_names, outputs, state, (static_args, static_kwargs)
 
     def __call__(self, *args, **kwargs):
         if not _Switch.enabled or self._property:
             return self.dygraph_function(*args, **kwargs)
-        if getattr(current_mode(), "is_static", False):
-            raise RuntimeError(
-                f"cannot call to_static function {self._fn.__qualname__} in static mode: "
-                f"it runs its own Program from dynamic mode; call paddle.disable_static() "
-                f"first")
+        self._require_dynamic_mode("calling")
+        args, kwargs = self._bind_call(args, kwargs)
         if kwargs or not set(map(type, args)) <= _PLAIN:
             args, kwargs = _arrays_as_tensors(args), _arrays_as_tensors(kwargs)
         if not self._full_graph:

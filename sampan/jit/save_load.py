@@ -66,18 +66,25 @@ def _eval_mode(obj):
             sub.training = training
 
 
-def _specs_of(function, specs):
-    """Explicit specs, else the function's input_spec or last call, as InputSpecs."""
+def _arguments_of(function, specs):
+    """(args, kwargs) to trace with: the explicit specs, else the arguments of the function's
+    input_spec or last call, each tensor an InputSpec (Python values as they were)."""
     if specs is not None:
         return [map_structure(_as_spec, s) if isinstance(s, (list, tuple, dict)) else
-                _as_spec(s) for s in specs]
+                _as_spec(s) for s in specs], {}
     try:
         program = function.concrete_program
     except ValueError:
         raise ValueError(f"jit.save: {function.__name__!r} has no input_spec and was never "
                          f"called; pass input_spec=[InputSpec(...)]") from None
-    return [InputSpec([None if d < 0 else d for d in v.shape], v.dtype, None,
-                      v.stop_gradient) for v in program.inputs]
+    args, kwargs = map_structure(_spec_of_variable, program.arguments)
+    return list(args), kwargs
+
+
+def _spec_of_variable(var):
+    """The InputSpec of a traced data Variable (unknown dims None, no name)."""
+    return InputSpec([None if d < 0 else d for d in var.shape], var.dtype, None,
+                     var.stop_gradient)
 
 
 def _input_names(function, specs, data_vars):
@@ -137,8 +144,8 @@ def _describe(item):
 
 def _trace(name, function, specs, output_spec):
     """(ExportedMethod, {var name: array}) for one method traced with `specs`."""
-    specs = _specs_of(function, specs)
-    program, _ = function.get_concrete_program(*specs)
+    specs, kwargs = _arguments_of(function, specs)
+    program, _ = function.get_concrete_program(*specs, **kwargs)
     feeds = [v.name for v in program.inputs]
     outputs = _select_outputs(function, program.outputs, output_spec)
     renames = _input_names(function, specs, program.inputs)
