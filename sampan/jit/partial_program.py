@@ -130,10 +130,17 @@ class RunProgramNode(NodeBase):
 
 
 class PartialProgram:
-    """A concrete program run through plans compiled once per set of differentiated sources."""
+    """A concrete program run through plans compiled once per set of differentiated sources.
 
-    def __init__(self, program, inputs, outputs, state, build_strategy=None):
+    `training` is the mode it was traced in (a Layer's train()/eval() selects another
+    cached program, with its own PartialProgram); `program` is the Program it runs, also
+    `train_program` or `infer_program` by that mode, as Paddle's partial program layer
+    names them."""
+
+    def __init__(self, program, inputs, outputs, state, build_strategy=None, training=True):
         self.program = program
+        self._training = training
+        self._test_copy = None
         self.feed_names = [v.name for v in inputs]
         self.outputs = outputs
         self.out_vars = [v for v in leaves(outputs) if isinstance(v, Variable)]
@@ -152,6 +159,30 @@ class PartialProgram:
         # outputs the program marks differentiable (to_tensor(..., stop_gradient=False)):
         # they say so even in a call that records no backward, as eagerly
         self.marked_outputs = [k for k, v in enumerate(self.out_vars) if not v.stop_gradient]
+
+    @property
+    def training(self):
+        """True when traced in training mode."""
+        return self._training
+
+    @property
+    def train_program(self):
+        """The training-mode Program: `program` (its backward is compiled from it)."""
+        if not self._training:
+            raise RuntimeError("this program was traced in eval mode; its training-mode "
+                               "program is another cache entry: call the layer's train() "
+                               "(or the function's) and run it")
+        return self.program
+
+    @property
+    def infer_program(self):
+        """The inference-mode Program: `program` when traced in eval mode, else a copy of
+        it with every op's `is_test` set (made once)."""
+        if not self._training:
+            return self.program
+        if self._test_copy is None:
+            self._test_copy = self.program.clone(for_test=True)
+        return self._test_copy
 
     def _compile(self, sources):
         """(cached) plans for these source value numbers (empty: inference, no backward)."""

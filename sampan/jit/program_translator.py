@@ -140,24 +140,44 @@ def _as_def(tree, namer):
 
 
 class ConcreteProgram:
-    """One traced Program: its data inputs, output structure and the eager state it reads."""
+    """One traced Program: its data inputs, output structure and the eager state it reads
+    (`parameters`, a list of Tensors that can be replaced before `new_partial_program`)."""
 
     def __init__(self, main_program, startup_program, inputs, outputs, state,
-                 build_strategy=None, arguments=((), {})):
+                 build_strategy=None, arguments=((), {}), training=True):
         self.main_program = main_program
         self.startup_program = startup_program
         self.inputs = inputs
         # (args, kwargs) of the trace, data Variables standing for its tensors
         self.arguments = arguments
         self.outputs = outputs
-        self.state = state
-        self.partial_program = PartialProgram(main_program, inputs, outputs, state,
-                                              build_strategy)
+        self.state_names = [name for name, _ in state]
+        self.parameters = [tensor for _, tensor in state]
+        self.build_strategy = build_strategy
+        self.training = training
+        self.partial_program = self.new_partial_program()
 
     @property
-    def parameters(self):
-        """The eager parameters and buffers the program reads, by variable name."""
-        return [t for _, t in self.state]
+    def state(self):
+        """[(variable name, eager tensor)]: what each run feeds besides the inputs."""
+        params = self.parameters
+        if not isinstance(params, (list, tuple)):
+            raise TypeError(f"ConcreteProgram.parameters must be a list or tuple of Tensors, "
+                            f"got {type(params).__name__}")
+        for k, param in enumerate(params):
+            if not isinstance(param, Tensor):
+                raise TypeError(f"ConcreteProgram.parameters[{k}] must be a Tensor (for "
+                                f"variable {self.state_names[k]!r}), got "
+                                f"{type(param).__name__}")
+        if len(params) != len(self.state_names):
+            raise ValueError(f"ConcreteProgram.parameters has {len(params)} Tensors, but the "
+                             f"program reads {len(self.state_names)}: {self.state_names}")
+        return list(zip(self.state_names, params))
+
+    def new_partial_program(self):
+        """A PartialProgram running this program on the current `parameters`."""
+        return PartialProgram(self.main_program, self.inputs, self.outputs, self.state,
+                              self.build_strategy, self.training)
 
 
 def _declare(block, tensor):
@@ -225,6 +245,22 @@ def _check_escaped(program, outputs):
             f"changed where the converter cannot see it (in a called function, for "
             f"example); assign it to a variable, or change the object in the if/loop body "
             f"itself")
+
+
+def _check_no_new_parameters(qualname, program, state):
+    """Raise when the traced function created a parameter (a Layer made inside it): eagerly
+    it would be new at every call, and a Program has nothing to feed it from."""
+    fed = {name for name, _ in state}
+    for param in program.global_block().all_parameters():
+        if param.name in fed:
+            continue
+        origin = next((op.origin for block in program.blocks for op in block.ops
+                       if param.name in op.input_arg_names and op.origin), None)
+        where = f" (used at {origin[0]}:{origin[1]}: {origin[3].strip()})" if origin else ""
+        raise ValueError(
+            f"to_static: {qualname} creates parameter {param.name!r} while it runs{where}; "
+            f"a converted function can only use parameters that exist before the call: "
+            f"create the Layer in __init__ (or outside the function)")
 
 
 def _all_leaves(obj):
@@ -466,13 +502,14 @@ class StaticFunction:
         main, startup, input_names, outputs, state, arguments = traced
         translate_origins(main)
         _check_escaped(main, outputs)
+        _check_no_new_parameters(self._fn.__qualname__, main, state)
         if not self._training and not isinstance(self._instance, Layer):
             mark_test(main)
         # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to
         # the result, while the data Variable keeps its name
         inputs = [main.global_block().var(name) for name in input_names]
         return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy,
-                               arguments)
+                               arguments, self._is_training())
 
     @gc_paused
     def _trace(self, args, kwargs, breaks=None, guard=None):

@@ -183,7 +183,10 @@ def test_operator_name_and_partial_program_from():
     sf = to_static(foo)
     sf(paddle.ones([2]), paddle.ones([2]))
     program = sf.concrete_program
-    assert partial_program_from(program) is program.partial_program
+    partial = partial_program_from(program)  # a new one, on the program's parameters
+    assert partial is not program.partial_program and partial.program is program.main_program
+    np.testing.assert_allclose(partial([paddle.ones([2]), paddle.ones([2])]).numpy(),
+                               sf(paddle.ones([2]), paddle.ones([2])).numpy())
     names = [op.name() for op in program.main_program.global_block().ops]
     assert "pd_op.elementwise_add" in names or "pd_op.add" in names
 

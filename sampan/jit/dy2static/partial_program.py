@@ -5,5 +5,6 @@ __all__ = ["partial_program_from", "PartialProgram"]
 
 
 def partial_program_from(concrete_program, from_method=False):
-    """The PartialProgram running `concrete_program` (forward and backward plans)."""
-    return concrete_program.partial_program
+    """A new PartialProgram running `concrete_program` on its current `parameters`
+    (TypeError when they are not a list or tuple of Tensors)."""
+    return concrete_program.new_partial_program()
