@@ -51,6 +51,13 @@ def set_device(device):
     return CPUPlace()
 
 
+def _set_expected_place(place):
+    """Paddle's internal setter of the default place; the CPU is sampan's only one."""
+    if not isinstance(place, CPUPlace):
+        raise ValueError(f"place {place!r} is not available; sampan runs on CPUPlace only")
+    set_device("cpu")
+
+
 def get_device():
     """The current device name ("cpu")."""
     return _device[0]

@@ -5,6 +5,7 @@ from ..framework_mode import in_dynamic_mode
 from ..core.param_attr import ParamAttr
 from ..save_load import load, save
 from .. import core
+from ..core.place import _set_expected_place
 from . import random
 
 __all__ = ["get_default_dtype", "set_default_dtype", "seed", "get_rng_state", "set_rng_state",

@@ -2,6 +2,7 @@
 import ast
 import contextlib
 import functools
+import inspect
 import types
 import weakref
 
@@ -347,10 +348,11 @@ class StaticFunction:
 
     def __deepcopy__(self, memo):
         """A copy bound to the copy of its layer (`copy.deepcopy(to_static(net))`), with no
-        programs yet: the copied programs and the weak link would run the original layer."""
+        programs yet: the copied programs and the weak link would run the original layer.
+        A plain function copies as its original function, as in Paddle."""
         instance = self._instance
         if instance is None:
-            return StaticFunction(self._fn, **self._options())
+            return self._fn
         return StaticFunction(types.MethodType(self._fn, memo.get(id(instance), instance)),
                               **self._options())
 
@@ -591,7 +593,14 @@ class StaticFunction:
         return self._traces.report()
 
     def rollback(self):
-        """Undo `to_static(layer)`; returns the original function."""
-        if self._instance is not None and self._instance.__dict__.get("forward") is self:
-            del self._instance.__dict__["forward"]
+        """Undo to_static on the object this method is bound to (`net.forward`, or a method
+        decorated in its class): that attribute of the object is its original method again.
+        Returns the original function (bound for a method)."""
+        instance = self._instance
+        if instance is not None:
+            names = [k for k, v in vars(instance).items() if v is self] or [self._fn.__name__]
+            for name in names:
+                vars(instance).pop(name, None)
+                if isinstance(inspect.getattr_static(instance, name, None), StaticFunction):
+                    vars(instance)[name] = self.dygraph_function
         return self.dygraph_function

@@ -2,6 +2,7 @@
 parameters, closure tensors) enter its Program as inputs of every run: they train, and
 later changes to them are seen, instead of being frozen as constants at trace time."""
 import numpy as np
+import pytest
 
 import sampan as paddle
 
@@ -52,3 +53,40 @@ def test_a_tensor_read_in_both_branches_of_a_tensor_if_is_one_input():
     np.testing.assert_allclose(w.grad.numpy(), [3.0 - 2.0])
     state = fn.concrete_program.partial_program.state
     assert sum(t is w for _, t in state) == 1
+
+
+class Counter(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.count = paddle.to_tensor([1])
+
+    def forward(self, x):
+        self.count = self.count + 1
+        return x * self.count
+
+
+def test_a_buffer_rebound_in_the_function_keeps_its_new_value():
+    """`self.count = self.count + 1` writes the buffer, as eagerly (it was silently lost)."""
+    eager, static = Counter(), paddle.jit.to_static(Counter(), full_graph=True)
+    x = paddle.ones([2])
+    for _ in range(3):
+        np.testing.assert_array_equal(static(x).numpy(), eager(x).numpy())
+        np.testing.assert_array_equal(static.count.numpy(), eager.count.numpy())
+    np.testing.assert_array_equal(static.count.numpy(), [4])
+
+
+class ResetsBuffer(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.b = paddle.to_tensor([2])
+
+    def forward(self):
+        self.b = None
+        self.b = paddle.to_tensor([3])
+        return self.b
+
+
+def test_a_buffer_set_to_none_then_to_a_tensor_is_a_runtime_error():
+    net = paddle.jit.to_static(ResetsBuffer(), full_graph=True)
+    with pytest.raises(RuntimeError, match=r"ResetsBuffer.b is a buffer set to None"):
+        net()

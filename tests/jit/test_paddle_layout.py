@@ -57,6 +57,14 @@ def test_framework_mode_queries():
         paddle.disable_static()
 
 
+def test_set_expected_place_takes_the_cpu_only():
+    from sampan.framework import _set_expected_place
+    _set_expected_place(paddle.CPUPlace())
+    assert paddle.get_device() == "cpu"
+    with pytest.raises(ValueError, match="CPUPlace only"):
+        _set_expected_place("gpu:0")
+
+
 def test_manual_program_seed_makes_static_draws_repeat():
     from sampan.framework import random
 

@@ -7,6 +7,7 @@ import pytest
 import sampan as paddle
 from sampan.jit import to_static
 from sampan.static import BuildStrategy, InputSpec
+from sampan.jit.program_translator import StaticFunction
 
 
 def add_one(x):
@@ -201,3 +202,59 @@ def test_tensor_contradicting_a_fixed_dim_of_its_spec_is_refused():
     static = to_static(add_one, input_spec=[InputSpec([None, 4])], full_graph=True)
     with pytest.raises(ValueError, match=r"argument 'x': input_spec expects shape \[-1, 4\]"):
         static(paddle.ones([2, 5]))
+
+
+def test_deepcopy_of_a_converted_function_is_the_original_function():
+    """As in Paddle: a plain function has no state to copy, so the copy is its Python."""
+    f = to_static(add_one)
+    f(paddle.ones([2]))
+    assert copy.deepcopy(f) is add_one
+
+
+class ScaleNet(paddle.nn.Layer):
+    def forward(self, x):
+        return x + 1
+
+    @to_static(full_graph=True)
+    def scale(self, x):
+        return x * 2
+
+
+def test_rollback_of_a_method_decorated_in_its_class():
+    net, other = ScaleNet(), ScaleNet()
+    x = paddle.ones([2])
+    net.scale(x)
+    original = net.scale.rollback()
+    assert not isinstance(net.scale, StaticFunction) and net.scale == original
+    np.testing.assert_allclose(net.scale(x).numpy(), [2.0, 2.0])
+    assert isinstance(other.scale, StaticFunction)
+
+
+def test_rollback_of_a_method_converted_on_the_instance():
+    net = ScaleNet()
+    net.forward = to_static(net.forward)
+    net.forward.rollback()
+    assert "forward" not in vars(net)
+    np.testing.assert_allclose(net(paddle.ones([2])).numpy(), [2.0, 2.0])
+
+
+class PlainScaler:
+    """Not a Layer: Paddle refuses to convert its methods (TypeError); sampan converts them,
+    its tensors read as the inputs of each run."""
+
+    def __init__(self):
+        self.w = paddle.to_tensor([2.0], stop_gradient=False)
+
+    def apply(self, x):
+        return x * self.w
+
+
+def test_method_of_a_plain_class_converts_and_trains():
+    scaler = PlainScaler()
+    f = to_static(scaler.apply, input_spec=[InputSpec([1], name="x")], full_graph=True)
+    out = f(paddle.to_tensor([3.0]))
+    out.backward()
+    np.testing.assert_allclose(out.numpy(), [6.0])
+    np.testing.assert_allclose(scaler.w.grad.numpy(), [3.0])
+    scaler.w.set_value(np.array([5.0], "float32"))
+    np.testing.assert_allclose(f(paddle.to_tensor([3.0])).numpy(), [15.0])

@@ -106,7 +106,7 @@ class Layer:
         elif store is not None and name in self._buffers:
             if value is not None and not isinstance(value, _TENSOR_TYPES):
                 raise TypeError(f"buffer {name!r} must be a Tensor or None")
-            self._buffers[name] = value
+            self._set_buffer(name, value)
         elif isinstance(value, Tensor):
             self._require_init(store, name)
             self.register_buffer(name, value, persistable=False)
@@ -116,6 +116,22 @@ class Layer:
             if name == "training":
                 _TreeEpoch.value += 1
             object.__setattr__(self, name, value)
+
+    def _set_buffer(self, name, value):
+        """Rebind buffer `name`. In a Program, a Variable given to a persistable buffer
+        Variable is written into it (an assign op), so the new value outlives the run, as
+        `self.count = self.count + 1` does eagerly."""
+        current = self._buffers[name]
+        if isinstance(value, Variable) and value is not current:
+            if isinstance(current, Variable) and current.persistable:
+                current._take_over(value)
+                return
+            if current is None and is_capturing_tensors():
+                raise RuntimeError(
+                    f"{type(self).__name__}.{name} is a buffer set to None in this to_static "
+                    f"function; giving it a new Tensor there is not supported (the eager "
+                    f"buffer could not follow): assign a Tensor without setting None first")
+        self._buffers[name] = value
 
     @staticmethod
     def _require_init(store, name):
