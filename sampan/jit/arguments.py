@@ -40,7 +40,8 @@ class CallSignature:
         the defaults; the kwargs left are keyword-only or `**kwargs` ones. With an
         input_spec (`with_spec`) every argument must be positional, as in Paddle."""
         n = len(self.names)
-        if not self.known or (not kwargs and len(args) == n):
+        if not self.known or (not kwargs and (len(args) == n or
+                                              (self.varargs and len(args) > n))):
             return args, kwargs
         if len(args) > n and not self.varargs:
             raise ValueError(f"{self.qualname}() takes {n} argument(s) {self.names}, but "

@@ -162,14 +162,12 @@ class ConcreteProgram:
     def state(self):
         """[(variable name, eager tensor)]: what each run feeds besides the inputs."""
         params = self.parameters
-        if not isinstance(params, (list, tuple)):
+        is_list = isinstance(params, (list, tuple))
+        if not is_list or not all(isinstance(p, Tensor) for p in params):
+            got = (f"[{', '.join(type(p).__name__ for p in params)}]" if is_list
+                   else type(params).__name__)
             raise TypeError(f"ConcreteProgram.parameters must be a list or tuple of Tensors, "
-                            f"got {type(params).__name__}")
-        for k, param in enumerate(params):
-            if not isinstance(param, Tensor):
-                raise TypeError(f"ConcreteProgram.parameters[{k}] must be a Tensor (for "
-                                f"variable {self.state_names[k]!r}), got "
-                                f"{type(param).__name__}")
+                            f"one per variable {self.state_names}; got {got}")
         if len(params) != len(self.state_names):
             raise ValueError(f"ConcreteProgram.parameters has {len(params)} Tensors, but the "
                              f"program reads {len(self.state_names)}: {self.state_names}")

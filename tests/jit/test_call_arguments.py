@@ -98,3 +98,19 @@ def test_save_retraces_structured_arguments(tmp_path):
     save(f, tmp_path / "fn")
     np.testing.assert_allclose(load(tmp_path / "fn")([x, y]).numpy(), expected.numpy(),
                                rtol=1e-6)
+
+
+def total(x, *rest, scale=1.0):
+    for item in rest:
+        x = x + item
+    return x * scale
+
+
+def test_varargs_and_keyword_only_arguments_pass_through():
+    f = to_static(total, full_graph=True)
+    a = paddle.ones([2])
+    np.testing.assert_allclose(f(a, a, a).numpy(), [3.0, 3.0])
+    np.testing.assert_allclose(f(a, a, scale=2.0).numpy(), [4.0, 4.0])
+    np.testing.assert_allclose(f(a).numpy(), [1.0, 1.0])
+    with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) \['bias'\]"):
+        f(a, bias=1.0)
