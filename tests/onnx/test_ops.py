@@ -135,6 +135,8 @@ CASES = {
     "pad": (lambda a: (F.pad(a, [1, 2, 0, 1], value=0.5), F.pad(a, [1, 0, 2, 1],
                                                                  mode="reflect"),
                        F.pad(a, [1, 1, 1, 1], mode="replicate")), [IMG]),
+    "pad_dynamic": (lambda a, p: (F.pad(a, p, value=0.5), F.pad(a, p, mode="reflect")),
+                    [IMG, np.array([1, 0, 2, 1], "int32")]),
     "roll": (lambda a: (paddle.roll(a, [1, -2], [0, 2]), paddle.roll(a, 5)), [X]),
     "nonzero": (lambda a: paddle.nonzero(a > 0), [X]),
     "linspace_eye": (lambda a: a[0] + paddle.linspace(0, 1, 4) + paddle.eye(3, 4), [X]),

@@ -225,25 +225,50 @@ def masked_fill(g, op):
     g.node("Where", [g.arg(op, "mask"), value, g.arg(op)], g.result(op))
 
 
-@emits("pad")
-def pad(g, op):
-    """Pad with the per-dim widths sampan's pad computes; replicate is ONNX's `edge` and
-    circular its `wrap` (opset 19)."""
-    a = op.attrs
-    widths = _pad_widths(len(g.shape_of(op)), a["paddings"], a["mode"], a["data_format"])
-    pads = [w[0] for w in widths] + [w[1] for w in widths]
-    mode = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
-            "circular": "wrap"}[a["mode"]]
-    if mode == "wrap":
+def _pad_mode(g, mode):
+    """ONNX's Pad mode: replicate is `edge`, circular is `wrap` (opset 19)."""
+    if mode == "circular":
         g.require(19, "circular padding")
-    x, out = g.arg(op), g.result(op)
+    return {"constant": "constant", "reflect": "reflect", "replicate": "edge",
+            "circular": "wrap"}[mode]
+
+
+def _pad(g, op, pads):
+    """Pad x by `pads` (ONNX order: befores then afters; a list, or an int64 value)."""
+    a = op.attrs
+    mode, x, out = _pad_mode(g, a["mode"]), g.arg(op), g.result(op)
     if g.opset < 11:
         g.node("Pad", [x], out, pads=pads, mode=mode, value=float(a["value"]))
         return
-    inputs = [x, g.ints(pads)]
+    inputs = [x, g.ints(pads) if isinstance(pads, list) else pads]
     if mode == "constant":
         inputs.append(g.scalar_like(a["value"], op.inputs["x"][0]))
     g.node("Pad", inputs, out, mode=mode)
+
+
+@emits("pad")
+def pad(g, op):
+    """Pad with the per-dim widths sampan's pad computes."""
+    a = op.attrs
+    widths = _pad_widths(len(g.shape_of(op)), a["paddings"], a["mode"], a["data_format"])
+    _pad(g, op, [w[0] for w in widths] + [w[1] for w in widths])
+
+
+@emits("pad_dynamic")
+def pad_dynamic(g, op):
+    """Pad by sizes held in a tensor: the tensor's entries gathered into ONNX's order (which
+    dim each pair pads follows from their count, as for `pad`)."""
+    g.require(11, "Pad with the sizes as an input")
+    count = g.shape_of(op, "paddings")[0]
+    if count < 0:
+        raise Unexpressible("a paddings tensor of unknown length")
+    a = op.attrs
+    # entry k + 1 of [0, paddings...] for paddings[k]; 0 (no padding) for other dims
+    widths = _pad_widths(len(g.shape_of(op)), list(range(1, count + 1)), a["mode"],
+                         a["data_format"])
+    sizes = g.node("Concat", [g.ints([0]), g.cast(g.arg(op, "paddings"), "int64")], axis=0)
+    order = [w[0] for w in widths] + [w[1] for w in widths]
+    _pad(g, op, g.node("Gather", [sizes, g.ints(order)], axis=0))
 
 
 @emits("roll")
