@@ -8,9 +8,10 @@ First call = convert + trace + compile. MLP steps, and the two RNN modes, are ti
 round-robin (timing.interleaved) so the VM's speed drifts hit every mode alike; the ratios
 printed last are the stable figures.
 Graph breaks (full_graph=False): the MLP step without a break against full_graph=True, the
-MLP with one break (`float(loss)` checked in Python: a value that changes at every step)
-against its eager step, and the time a 3-segment function spends outside its segments
-(guard checks and tree lookup).
+MLP with one break against its eager step, in two kinds: `float(loss)` checked in Python (a
+value that changes at every step: after a few traces the signature runs eagerly) and
+`isfinite(loss).item()` (a bool that keeps its value: compiled segments at every step),
+and the time a 3-segment function spends outside its segments (guard checks, tree lookup).
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_to_static.py   (a table; not a test)
 """
 import copy
@@ -72,22 +73,37 @@ class CheckedMLP(MLP):
         return loss
 
 
+class FlagCheckedMLP(MLP):
+    """The MLP with one graph break reading a bool that keeps its value between steps."""
+
+    def forward(self, x, label):
+        loss = super().forward(x, label)
+        if not paddle.isfinite(loss).item():
+            raise FloatingPointError("the loss is not finite")
+        return loss
+
+
 def graph_break_rows(x, y):
     """[(mode, step s)]: the MLP step under full_graph=True and full_graph=False (no break:
     the same one Program), and the MLP with one break, eager and full_graph=False."""
     paddle.seed(0)
-    base, checked = MLP(), CheckedMLP()
+    base, checked, flagged = MLP(), CheckedMLP(), FlagCheckedMLP()
     models = {"MLP full_graph=True": to_static(copy.deepcopy(base), full_graph=True),
               "MLP full_graph=False (no break)": to_static(copy.deepcopy(base),
                                                            full_graph=False),
               "MLP + 1 break, eager": copy.deepcopy(checked),
               "MLP + 1 break, full_graph=False": to_static(copy.deepcopy(checked),
-                                                           full_graph=False)}
+                                                           full_graph=False),
+              "MLP + bool break, full_graph=False": to_static(copy.deepcopy(flagged),
+                                                              full_graph=False)}
     steps = {name: sgd_step(lambda m=m: m(x, y), optimizer.SGD(LR, parameters=m.parameters()))
              for name, m in models.items()}
     best = interleaved(steps, rounds=40, number=5)
     broken = models["MLP + 1 break, full_graph=False"].forward
     assert len(broken.graph_breaks) == 1 and broken.last_call.eager
+    flag = models["MLP + bool break, full_graph=False"].forward
+    assert len(flag.graph_breaks) == 1 and not flag.last_call.traced
+    assert flag.last_call.eager is None
     return list(best.items())
 
 
@@ -236,7 +252,10 @@ def main():
     print(f"full_graph=False / full_graph=True (no break): "
           f"{breaks['MLP full_graph=False (no break)'] / breaks['MLP full_graph=True']:.3f}x; "
           f"one break: full_graph=False / eager "
-          f"{breaks['MLP + 1 break, full_graph=False'] / breaks['MLP + 1 break, eager']:.3f}x")
+          f"{breaks['MLP + 1 break, full_graph=False'] / breaks['MLP + 1 break, eager']:.3f}x "
+          f"(float(loss), runs eagerly), "
+          f"{breaks['MLP + bool break, full_graph=False'] / breaks['MLP + 1 break, eager']:.3f}x "
+          f"(a bool that keeps its value, compiled segments)")
     print(f"guard checks + segment lookup, 3 segments: {guard_overhead() * 1e6:.1f} us/call")
 
 

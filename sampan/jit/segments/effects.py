@@ -16,6 +16,7 @@ import os
 import sys
 import sysconfig
 import types
+import weakref
 
 import numpy as np
 
@@ -49,9 +50,7 @@ _ARRAY_WRITES = {"fill", "sort", "resize", "put", "itemset", "setflags", "partit
                  "setfield", "byteswap", "tofile", "dump", "__setitem__", "__delitem__"}
 _NUMPY_WRITERS = {"save", "savez", "savez_compressed", "savetxt"}  # NumPy's own code is trusted
 
-_CODE_VERDICTS = {}  # code object -> (line, what) of its first write, or None
-
-
+_CODE_VERDICTS = weakref.WeakKeyDictionary()  # code -> (line, what) of its first write, or None
 _LIBRARY_DIRS = tuple({os.path.abspath(sysconfig.get_paths()[name]) + os.sep
                        for name in ("stdlib", "platstdlib", "purelib", "platlib")})
 
