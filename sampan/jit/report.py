@@ -238,13 +238,20 @@ def recording(trace, builder=None):
     finally:
         _ACTIVE.trace = previous
         if builder is not None:
-            _note_breaks(trace, builder.steps)
+            _note_breaks(trace, builder)
 
 
-def _note_breaks(trace, steps):
-    """The cuts and eager calls of a traced path, as breaks and entries of `trace`."""
+def _note_breaks(trace, builder):
+    """The cuts and eager calls of a traced path, as breaks and entries of `trace`; the
+    Python effects that make its signature run eagerly, as entries."""
     from .segments.tree import Cut, EagerCall
-    for step in steps:
+    if builder.eager_reason is not None:
+        for effect in builder.audit.effects:
+            trace.notes.append(((effect.filename, effect.lineno, effect.function,
+                                 effect.source), "Python effect",
+                                "the signature runs eagerly (a cached call would skip it)",
+                                effect.operation))
+    for step in builder.steps:
         if isinstance(step, (Cut, EagerCall)):
             where = step.where
             trace.breaks.append(where)

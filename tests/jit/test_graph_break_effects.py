@@ -107,6 +107,8 @@ def test_effects_between_breaks_happen_at_every_call_as_eagerly(fn):
     assert _observed() == want
     assert static.last_call.eager and __file__ in static.last_call.eager
     assert static.graph_breaks, "the breaks of the signature stay listed"
+    effects = [e for e in static.report().entries if e.construct == "Python effect"]
+    assert effects and effects[0].filename == __file__ and "runs eagerly" in effects[0].became
 
 
 def test_print_of_a_value_read_at_a_break_prints_at_every_call(capsys):
@@ -167,6 +169,7 @@ def test_pure_python_between_breaks_keeps_the_cached_segments():
         np.testing.assert_allclose(static(x).numpy(), pure_reads(x).numpy())
     assert static.last_call.eager is None and not static.last_call.traced
     assert static.last_call.segments == 2
+    assert not [e for e in static.report().entries if e.construct == "Python effect"]
 
 
 def scales_by_its_mean(x):

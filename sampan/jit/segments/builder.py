@@ -146,6 +146,14 @@ class SegmentBuilder:
         """True once the trace has been cut at least once."""
         return any(isinstance(step, (Cut, EagerCall)) for step in self.steps)
 
+    @property
+    def eager_reason(self):
+        """Why calls of this trace's signature run eagerly (its Python has effects a walk
+        of segments would skip), or None."""
+        if self.broke and self.audit.effects:
+            return f"its Python has effects a cached call would skip: {self.audit.effects[0]}"
+        return None
+
     def finish(self, outputs):
         """The call's eager outputs after the last segment ran, and the path traced
         (segments and cuts, ending in End(outputs)); None when the trace never broke (then

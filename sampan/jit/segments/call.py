@@ -169,9 +169,8 @@ class SegmentedCalls:
         fn._cache.forget_last()
         self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
         segments = sum(isinstance(step, Segment) for step in steps)
-        effects = builder.audit.effects
-        if effects:  # a walk would skip them: this signature runs its Python every call
-            reason = f"its Python has effects a cached call would skip: {effects[0]}"
+        reason = builder.eager_reason
+        if reason is not None:  # a walk would skip effects: its Python runs every call
             log.event(1, f"to_static: {fn._fn.__qualname__} runs eagerly: {reason}")
             self.trees.pop(key, None)
             self.eager[key] = reason, self.last_breaks
