@@ -554,17 +554,37 @@ def test_partials_lambdas_closures_and_tensor_indices_match_eager(fn):
         np.testing.assert_allclose(x_s.grad.numpy(), x_e.grad.numpy(), rtol=1e-6)
 
 
-def accumulates_then_reads(x, total):
+def accumulates(x, total):
     total.add_(x)  # an in-place op on an input: the caller's Tensor changes, as eagerly
+    return total * 2
+
+
+def accumulates_then_reads(x, total):
+    total.add_(x)
     return total * (2.0 if (total.sum() > 0).item() else -1.0)
 
 
-def test_an_input_changed_in_place_before_a_break_is_changed_for_the_caller():
-    static = paddle.jit.to_static(accumulates_then_reads, full_graph=False)
+def sets_an_item(x, cache):
+    cache[0] = x.sum()  # a cache updated in place (a key/value cache while decoding)
+    if x.mean() > 0:  # a Tensor if that may change `cache`: a cond op carrying it
+        x = x * 2
+    return x + cache
+
+
+@pytest.mark.parametrize("fn", [accumulates, accumulates_then_reads, sets_an_item])
+def test_an_input_changed_in_place_is_changed_for_the_caller(fn):
+    static = paddle.jit.to_static(fn, full_graph=False)
     eager_total, static_total = _t([0.0, -5.0]), _t([0.0, -5.0])
     for _ in range(4):
-        _same(accumulates_then_reads(_t([1.0, 2.0]), eager_total),
-              static(_t([1.0, 2.0]), static_total))
+        _same(fn(_t([1.0, 2.0]), eager_total), static(_t([1.0, 2.0]), static_total))
         _same(eager_total, static_total)
     assert not static.last_call.traced and static.last_call.eager is None
-    assert static.last_call.segments == 2
+    assert static.last_call.segments == (2 if fn is accumulates_then_reads else 1)
+
+
+def test_a_tensor_if_carrying_an_input_unchanged_keeps_the_one_program():
+    from tests.jit.test_decorators_and_no_grad import calls_decorated
+    static = paddle.jit.to_static(calls_decorated, full_graph=False)
+    x = _t([1.0, 2.0], grad=True)
+    _same(calls_decorated(x), static(x))
+    assert len(static.program_cache) == 1 and static.concrete_program is not None

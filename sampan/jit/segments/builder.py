@@ -33,6 +33,21 @@ def _user_site():
     return mapped.filename, mapped.lineno, mapped.function_name, mapped.source_line
 
 
+def _carried(block, name, source):
+    """True when Variable `name` is `source` itself, or `source` passed unchanged through
+    cond ops (a Tensor if that might change an object in place renames it)."""
+    producers = {out: op for op in block.ops for out in op.output_arg_names}
+    while name != source:
+        op = producers.get(name)
+        if op is None or op.type != "cond":
+            return False
+        k = op.output("Out").index(name)
+        name = op.attr("true_outs")[k]
+        if name != op.attr("false_outs")[k]:
+            return False
+    return True
+
+
 class SegmentBuilder:
     """Cuts one trace into segments. `live`, the call's input tensors (in the order of the
     trace's data Variables), lets a cut run the pieces before it; without them (a trace from InputSpecs, jit.save) a
@@ -156,13 +171,14 @@ class SegmentBuilder:
 
     def finish(self, outputs):
         """The call's eager outputs after the last segment ran, and the path traced
-        (segments and cuts, ending in End(outputs)); None when the trace never broke (then
-        it is one Program)."""
-        if not self.broke:
+        (segments and cuts, ending in End(outputs)); None when the trace never broke and
+        changed no input in place (then it is one Program)."""
+        block = self.program.global_block()
+        written = [(name, var.name) for name, var in zip(self.input_names, self.data_vars)
+                   if not _carried(block, var.name, name)]
+        if not written and not self.broke:
             return None
         self._flush()
-        written = [(name, var.name) for name, var in zip(self.input_names, self.data_vars)
-                   if var.name != name]
         end = End(outputs, written)
         self.steps.append(end)
         return end.finish(self.values), self.steps
