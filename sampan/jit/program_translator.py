@@ -430,8 +430,8 @@ class StaticFunction:
             return self._concrete(*self._bind_call(list(spec), {}))
         last = self._cache.last_program()
         if last is None:
-            if self._segments.last_breaks:
-                self._segments.first_break()
+            if self._segments.last_call is not None:
+                self._segments.no_program()
             raise ValueError(f"no program of {self._fn.__qualname__} yet: call it first or "
                              f"give input_spec to to_static")
         return last

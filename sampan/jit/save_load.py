@@ -74,8 +74,10 @@ def _arguments_of(function, specs):
                 _as_spec(s) for s in specs], {}
     try:
         program = function.concrete_program
-    except ValueError:
-        raise ValueError(f"jit.save: {function.__name__!r} has no input_spec and was never "
+    except ValueError as exc:
+        called = getattr(function, "last_call", None) is not None  # it ran segments
+        raise ValueError(f"jit.save: {exc}" if called else
+                         f"jit.save: {function.__name__!r} has no input_spec and was never "
                          f"called; pass input_spec=[InputSpec(...)]") from None
     args, kwargs = map_structure(_spec_of_variable, program.arguments)
     return list(args), kwargs

@@ -582,6 +582,15 @@ def test_an_input_changed_in_place_is_changed_for_the_caller(fn):
     assert static.last_call.segments == (2 if fn is accumulates_then_reads else 1)
 
 
+def test_save_of_a_function_writing_an_input_asks_for_an_input_spec(tmp_path):
+    static = paddle.jit.to_static(accumulates, full_graph=False)
+    static(_t([1.0, 2.0]), _t([0.0, 0.0]))
+    with pytest.raises(ValueError, match="changes an input Tensor in place.*input_spec"):
+        paddle.jit.save(static, str(tmp_path / "m"))
+    spec = [paddle.static.InputSpec([2], "float32")] * 2
+    paddle.jit.save(static, str(tmp_path / "m"), input_spec=spec)
+
+
 def test_a_tensor_if_carrying_an_input_unchanged_keeps_the_one_program():
     from tests.jit.test_decorators_and_no_grad import calls_decorated
     static = paddle.jit.to_static(calls_decorated, full_graph=False)

@@ -181,8 +181,15 @@ class SegmentedCalls:
         self.last_call = CallStats(segments, True)
         return outputs
 
-    def first_break(self):
-        """Raise GraphBreakError naming the first break of the last call's path."""
-        raise GraphBreakError(
-            f"to_static function {self.function._fn.__qualname__!r} breaks the graph at "
-            f"{self.last_breaks[0]}; an inference Program needs one graph")
+    def no_program(self):
+        """Raise for the last call, which ran no Program: GraphBreakError naming its first
+        break, or a ValueError when its path only wrote inputs back (then an input_spec
+        builds the one Program)."""
+        name = self.function._fn.__qualname__
+        if self.last_breaks:
+            raise GraphBreakError(f"to_static function {name!r} breaks the graph at "
+                                  f"{self.last_breaks[0]}; an inference Program needs one "
+                                  f"graph")
+        raise ValueError(f"to_static function {name!r} changes an input Tensor in place, so "
+                         f"its calls run as a path that writes it back, not as one Program; "
+                         f"give input_spec to build the Program")
