@@ -19,6 +19,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..infer_meta.nn_geometry import (channel_last, conv_output_hw, conv_transpose_output_hw,
                                       resolve_paddings, split_layout)
+from .nn_conv_channels_last import depthwise_conv, is_depthwise, is_pointwise, pointwise_conv
 
 __all__ = ["conv", "conv_grad", "conv_transpose", "conv_transpose_grad"]
 
@@ -178,15 +179,21 @@ def _pointwise(input, filter):
 def conv(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format,
          *, need=(True, True)):
     """Grouped, strided, dilated cross-correlation; filter [O, C/groups, *kernel]. Also
-    returns the im2col columns (a view of the padded input) for the backward to read."""
+    returns the im2col columns (a view of the padded input) for the backward to read.
+    Without the columns (inference), depthwise and channels-last 1x1 convolutions take the
+    channels-last paths of nn_conv_channels_last."""
     in_hw, pads, dils = _conv_setup(input.shape, filter, strides, paddings, padding_algorithm,
                                     dilations, data_format)
+    if not need[1] and is_pointwise(input, filter, strides, pads, groups, data_format):
+        return pointwise_conv(input, filter, data_format), None
     if (not need[1] and groups == 1 and not channel_last(data_format)
             and all(k == 1 for k in filter.shape[2:]) and all(s == 1 for s in strides)
             and not any(pads)):
         return _pointwise(input, filter), None
     out_hw = conv_output_hw(in_hw, filter.shape[2:], strides, paddings, padding_algorithm,
                             dilations)
+    if not need[1] and is_depthwise(input, filter, groups, dils, data_format):
+        return depthwise_conv(input, filter, strides, pads, out_hw, data_format), None
     cols = _im2col(_to_cn(input, data_format, pads), filter.shape[2:], out_hw, strides, dils)
     out = _from_cn(_conv_cols(cols, filter, groups), data_format)
     return out, (cols if need[1] else None)
