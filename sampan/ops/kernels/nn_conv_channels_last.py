@@ -60,31 +60,50 @@ def _stride_phases(x, pads, strides, out_hw, kernel):
     return phases
 
 
+_LONG_RUN = 256
+"""Channel counts from which one pixel's channels alone make einsum's inner loop long
+enough; below, each tap's weights are repeated along the output row to lengthen it."""
+
+
+def _tap_sums(phases, filter, strides, out_hw):
+    """(window, weights, einsum subscripts) per stride phase (a, b): the window holds, for
+    each output pixel and each kernel tap (u * sh + a, v * sw + b), the input it reads
+    (phase rows i + u, columns j + v), the weights the taps' filter values."""
+    (ho, wo), (n, c) = out_hw, (phases.shape[2], phases.shape[-1])
+    step_n, step_h, step_w, step_c = phases.strides[2:]
+    weights = np.ascontiguousarray(filter[:, 0].transpose(1, 2, 0))  # [kh, kw, c]
+    if c < _LONG_RUN:
+        # repeated along the output row: einsum then runs over rows [wo * c] at once
+        weights = np.ascontiguousarray(np.broadcast_to(
+            weights[:, :, None, :], (*weights.shape[:2], wo, c))).reshape(
+            *weights.shape[:2], wo * c)
+    for a in range(strides[0]):
+        for b in range(strides[1]):
+            taps = weights[a::strides[0], b::strides[1]]
+            if c < _LONG_RUN:
+                shape, steps = (wo * c,), (step_c,)
+                subscripts = "nhuvq,uvq->nhq"
+            else:
+                shape, steps = (wo, c), (step_w, step_c)
+                subscripts = "nhuvwc,uvc->nhwc"
+            window = as_strided(phases[a, b], (n, ho, *taps.shape[:2], *shape),
+                                (step_n, step_h, step_h, step_w, *steps), writeable=False)
+            yield window, taps, subscripts
+
+
 def depthwise_conv(x, filter, strides, pads, out_hw, data_format):
     """Depthwise convolution of x with filter [C, 1, kh, kw]; pads (top, bottom, left,
     right). Returns the output in x's layout with channels-last memory."""
     xt = _nhwc(x, data_format)
     n, c = xt.shape[0], xt.shape[-1]
-    kernel, (ho, wo) = filter.shape[2:], out_hw
-    phases = _stride_phases(xt, pads, strides, out_hw, kernel)
-    # every tap's weights repeated along an output row: [kh, kw, wo * c]
-    taps = np.empty((*kernel, wo, c), np.result_type(x, filter))
-    taps[...] = filter[:, 0].transpose(1, 2, 0)[:, :, None, :]
-    taps = taps.reshape(*kernel, wo * c)
-    out = np.empty((n, ho, wo * c), taps.dtype)
-    step_n, step_h, step_w, step_c = phases.strides[2:]
-    for a in range(strides[0]):
-        for b in range(strides[1]):
-            weights = taps[a::strides[0], b::strides[1]]
-            # window[n, i, u, v, q]: phase row i + u, columns from v: row u*sh + a of the
-            # kernel, column v*sw + b, for output row i and (column, channel) pair q
-            window = as_strided(phases[a, b], (n, ho, *weights.shape[:2], wo * c),
-                                (step_n, step_h, step_h, step_w, step_c), writeable=False)
-            if a == b == 0:
-                np.einsum("nhuvq,uvq->nhq", window, weights, out=out)
-            else:
-                out += np.einsum("nhuvq,uvq->nhq", window, weights)
-    return _caller_layout(out.reshape(n, ho, wo, c), data_format)
+    phases = _stride_phases(xt, pads, strides, out_hw, filter.shape[2:])
+    out = None
+    for window, taps, subscripts in _tap_sums(phases, filter, strides, out_hw):
+        if out is None:
+            out = np.einsum(subscripts, window, taps)
+        else:
+            out += np.einsum(subscripts, window, taps)
+    return _caller_layout(out.reshape(n, *out_hw, c), data_format)
 
 
 def is_pointwise(x, filter, strides, pads, groups, data_format):

@@ -2,7 +2,7 @@
 indices, max unpooling) with Paddle's padding, ceil and adaptive rules.
 
 Average pooling (every variant) is a product with small [out, in] averaging matrices, one
-per spatial axis. Max pooling of small regular windows is separable: the maximum along
+per spatial axis; global averages are one matrix-vector product. Max pooling of small regular windows is separable: the maximum along
 the last axis of each window row, then of those along the previous axis, and so on, each
 a loop over that axis's taps (strided slices of the -inf padded input), so a 2x2 window
 costs two whole-array operations; its gradient runs the same passes backwards. Adaptive
@@ -56,6 +56,21 @@ def _apply_per_axis(x, mats):
     return x
 
 
+def _spatial_mean(x):
+    """Mean over the spatial axes of a channels-first float array, kept as size-1 axes: one
+    matrix-vector product with ones in whichever memory order x has (channels-last memory
+    included), over ten times faster than np.mean over trailing axes."""
+    n, c, spatial = x.shape[0], x.shape[1], x.shape[2:]
+    size = int(np.prod(spatial))
+    ones = np.ones(size, x.dtype)
+    last = np.moveaxis(x, 1, -1)
+    if last.flags.c_contiguous:
+        sums = ones @ last.reshape(n, size, c)
+    else:
+        sums = x.reshape(n, c, size) @ ones
+    return (sums / size).reshape(n, c, *(1,) * len(spatial))
+
+
 class _Windows:
     """The pooling windows of one pooling call on a channels-first input."""
 
@@ -80,6 +95,14 @@ class _Windows:
             inside = (np.arange(size) >= starts[:, None]) & (np.arange(size) < ends[:, None])
             mats.append((inside / np.maximum(divisor, 1)[:, None]).astype(dtype))
         return mats
+
+    def one_window_over_all(self, exclusive):
+        """Whether the average is one window over the whole input divided by its size (global
+        and adaptive-to-1 pooling): a plain mean over the spatial axes, one pass over x."""
+        return all(out == 1 and starts[0] == 0 and ends[0] == size
+                   and (exclusive or self.adaptive or extent[0] == size)
+                   for out, (starts, ends, extent), size in zip(self.out_hw, self.bounds,
+                                                                self.in_hw))
 
     def padding(self):
         """(before, after) per axis, flat, that puts every tap of every window inside."""
@@ -261,6 +284,8 @@ def pool(x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format, p
                        adaptive, padding_algorithm)
     if pooling_type == "max":
         out = _max_pool(windows.padded(xc, -np.inf), windows)
+    elif windows.one_window_over_all(exclusive) and xc.dtype.kind == "f":
+        out = _spatial_mean(xc)
     else:
         out = _apply_per_axis(xc, windows.averaging_matrices(exclusive, x.dtype))
     return _from_nchw(out, data_format)
