@@ -96,14 +96,6 @@ class _Windows:
             mats.append((inside / np.maximum(divisor, 1)[:, None]).astype(dtype))
         return mats
 
-    def one_window_over_all(self, exclusive):
-        """Whether the average is one window over the whole input divided by its size (global
-        and adaptive-to-1 pooling): a plain mean over the spatial axes, one pass over x."""
-        return all(out == 1 and starts[0] == 0 and ends[0] == size
-                   and (exclusive or self.adaptive or extent[0] == size)
-                   for out, (starts, ends, extent), size in zip(self.out_hw, self.bounds,
-                                                                self.in_hw))
-
     def padding(self):
         """(before, after) per axis, flat, that puts every tap of every window inside."""
         if self.adaptive:
@@ -280,12 +272,13 @@ def pool(x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format, p
          global_pooling, adaptive, padding_algorithm):
     """Max or average pooling over the spatial axes (Paddle's pool2d / pool3d)."""
     xc = _to_nchw(x, data_format)
+    if (pooling_type != "max" and xc.dtype.kind == "f" and xc.size
+            and (global_pooling or (adaptive and all(k == 1 for k in kernel_size)))):
+        return _from_nchw(_spatial_mean(xc), data_format)  # one window over everything
     windows = _Windows(xc.shape, kernel_size, strides, paddings, ceil_mode, global_pooling,
                        adaptive, padding_algorithm)
     if pooling_type == "max":
         out = _max_pool(windows.padded(xc, -np.inf), windows)
-    elif windows.one_window_over_all(exclusive) and xc.dtype.kind == "f":
-        out = _spatial_mean(xc)
     else:
         out = _apply_per_axis(xc, windows.averaging_matrices(exclusive, x.dtype))
     return _from_nchw(out, data_format)
