@@ -205,10 +205,14 @@ def _missing_message(name, is_data, persistable):
 
 def _results(plan, regs, return_numpy):
     """Fetched values as ndarrays (or eager Tensors); persistables are copied so later
-    in-place updates never reach arrays already returned."""
+    in-place updates never reach arrays already returned, and values kernels left in
+    another memory order (channels-last convolutions) are returned contiguous."""
     values = list(plan.fetch_get(regs))
     for k in plan.fetch_copies:
         values[k] = values[k].copy()
+    for k, value in enumerate(values):
+        if value.__class__ is np.ndarray and not value.flags.c_contiguous:
+            values[k] = np.ascontiguousarray(value)
     if return_numpy:
         return values
     from ..eager.tensor import wrap

@@ -67,10 +67,10 @@ class OutputHandle:
         self._array = None
 
     def copy_to_cpu(self):
-        """The output of the last run as a new ndarray."""
+        """The output of the last run as a new C-contiguous ndarray."""
         if self._array is None:
             raise RuntimeError(f"output {self.name!r}: call run() first")
-        return np.array(self._array, copy=True)
+        return np.array(self._array, copy=True, order="C")
 
     def shape(self):
         return [] if self._array is None else list(self._array.shape)

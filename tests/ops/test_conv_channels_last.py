@@ -83,3 +83,29 @@ def test_grouped_but_not_depthwise_keeps_the_im2col_path():
         general, fast = _general_and_fast(x, f, [1, 1], [1, 1], "EXPLICIT", groups, "NCHW")
         np.testing.assert_allclose(fast, general, rtol=1e-5, atol=1e-5)
         assert fast.flags.c_contiguous
+
+
+def test_static_executor_returns_channels_last_results_contiguous():
+    # a fetched depthwise output (no backward: the channels-last path) comes back
+    # C-contiguous and equal to the eager convolution
+    import sampan
+    import sampan.nn.functional as F
+    from sampan import static
+    from sampan.ops._generated.api import conv2d
+    rng = np.random.default_rng(6)
+    xn = rng.standard_normal((1, 6, 7, 7)).astype("float32")
+    wn = rng.standard_normal((6, 1, 3, 3)).astype("float32")
+    sampan.enable_static()
+    try:
+        main, startup = static.Program(), static.Program()
+        with static.program_guard(main, startup):
+            x = static.data("x", [None, 6, 7, 7], "float32")
+            w = static.data("w", [6, 1, 3, 3], "float32")
+            y = sampan.nn.functional.relu(conv2d(x, w, [2, 2], [1, 1], "EXPLICIT", [1, 1], 6))
+        out, = static.Executor().run(main, feed={"x": xn, "w": wn}, fetch_list=[y])
+    finally:
+        sampan.disable_static()
+    expected = F.relu(F.conv2d(sampan.to_tensor(xn), sampan.to_tensor(wn), stride=2, padding=1,
+                               groups=6)).numpy()
+    assert out.flags.c_contiguous
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
