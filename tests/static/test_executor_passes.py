@@ -141,3 +141,38 @@ def test_kernels_bind_attributes_and_options_in_one_generated_call():
     assert grads and all(c["kernel"] is kernel for c in cells)
     assert any(c.get("need") == (False, True) for c in cells)
     assert all(fn.__code__.co_argcount == 3 for fn in grads)
+
+
+def test_bias_add_after_a_convolution_runs_in_place_and_matches():
+    """A [1, C, 1, 1] bias added to a convolution's fresh output (channels-last memory
+    for a depthwise one) writes into that output; values equal the plan without in-place."""
+    import sampan
+    from sampan import static
+    from sampan.ops._generated.api import conv2d
+    rng = np.random.default_rng(8)
+    feed = {"x": rng.standard_normal((1, 4, 6, 6)).astype("float32"),
+            "w": rng.standard_normal((4, 1, 3, 3)).astype("float32"),
+            "b": rng.standard_normal((1, 4, 1, 1)).astype("float32")}
+    sampan.enable_static()
+    try:
+        main = static.Program()
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [1, 4, 6, 6], "float32")
+            w = static.data("w", [4, 1, 3, 3], "float32")
+            b = static.data("b", [1, 4, 1, 1], "float32")
+            y = sampan.nn.functional.relu(conv2d(x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 4) + b)
+    finally:
+        sampan.disable_static()
+    results = []
+    for inplace in (True, False):
+        plan = compile(main, ["x", "w", "b"], [y.name], BuildStrategy(enable_inplace=inplace))
+        adds = [ins[0] for ins, node in zip(plan.code, plan.nodes) if node.type == "add"]
+        assert len(adds) == 1 and ("_binary.<locals>.run" in adds[0].__qualname__) == inplace
+        out, = Executor().run(main, feed=feed, fetch_list=[y],
+                              build_strategy=BuildStrategy(enable_inplace=inplace))
+        results.append(out)
+    np.testing.assert_array_equal(results[0], results[1])
+    conv = sum(np.pad(feed["x"], [(0, 0), (0, 0), (1, 1), (1, 1)])[:, :, i:i + 6, j:j + 6]
+               * feed["w"][None, :, 0, i, j, None, None] for i in range(3) for j in range(3))
+    np.testing.assert_allclose(results[0], np.maximum(conv + feed["b"], 0), rtol=1e-5,
+                               atol=1e-5)

@@ -16,11 +16,17 @@ from ...ops.registry import OPS
 __all__ = ["INPLACE", "FRESH_PRODUCERS", "inplace_kernel"]
 
 
+def _broadcasts_to(small, big):
+    """Whether shape `small` broadcasts to shape `big` (without changing it)."""
+    return len(small) <= len(big) and all(
+        s == b or s == 1 for s, b in zip(reversed(small), reversed(big)))
+
+
 def _binary(ufunc, kernel):
-    """x (op)= y when y has x's dtype and broadcasts to x's shape, else the kernel."""
+    """x (op)= y when y has x's dtype and broadcasts to x's shape (a [1, C, 1, 1] bias
+    included), else the kernel."""
     def run(x, y):
-        if (x.dtype == y.dtype and x.ndim and (y.shape == x.shape or (
-                y.ndim < x.ndim and y.shape == x.shape[x.ndim - y.ndim:]))):
+        if x.dtype == y.dtype and x.ndim and _broadcasts_to(y.shape, x.shape):
             return ufunc(x, y, out=x)
         return kernel(x, y)
     return run
@@ -56,7 +62,8 @@ _MAKERS = {
 if "sgd" in OPS:
     _MAKERS["sgd"] = _sgd
 INPLACE = frozenset(_MAKERS)
-FRESH_PRODUCERS = (INPLACE - {"sgd"}) | {"matmul", "divide"}
+FRESH_PRODUCERS = (INPLACE - {"sgd"}) | {"matmul", "divide", "conv2d", "hardswish",
+                                          "hardsigmoid"}
 
 
 def inplace_kernel(op_type):
