@@ -19,12 +19,14 @@ def _layer_state(states, idx):
 
 
 def convert_rnn(builder, op):
-    """(out [time, batch, dirs*hidden], None, [final states], None) of a `pd_op.rnn`."""
+    """(out [time, batch, dirs*hidden], None, [final states], None) of a `pd_op.rnn`; with
+    sequence_length (input 3), outputs past each sequence's length are zeros and the final
+    states are those at its end, as in the eager layers."""
     mode, attrs = op.attrs.get("mode"), op.attrs
     if mode not in _STATES:
         raise ConversionError(f"pd_op.rnn: mode {mode!r} is not supported")
-    if builder.value(op, 3) is not None:
-        raise ConversionError("pd_op.rnn: sequence_length is not supported")
+    lengths = builder.value(op, 3)
+    lengths = None if lengths is None else builder.tensor(lengths)
     x = builder.tensor(builder.value(op, 0))
     states = builder.tensor(builder.value(op, 1))
     weights = builder.tensor(builder.value(op, 2))
@@ -44,7 +46,7 @@ def convert_rnn(builder, op):
             w_ih, w_hh = weights[2 * idx], weights[2 * idx + 1]
             b_ih, b_hh = weights[2 * count + 2 * idx], weights[2 * count + 2 * idx + 1]
             step = functools.partial(cell_step, mode, weights=(w_ih, w_hh, b_ih, b_hh, None))
-            outs, final = run(step, seq, _layer_state(states, idx), d == 1)
+            outs, final = run(step, seq, _layer_state(states, idx), d == 1, lengths)
             per_dir.append(outs)
             finals.append(final if isinstance(final, tuple) else (final,))
         seq = _side_by_side(per_dir, looped)
