@@ -10,7 +10,7 @@ import numpy as np
 from ..eager.autograd import NodeBase, edge_of
 from ..eager.grad_mode import STATE, enable_grad, no_grad
 from ..eager.tensor import Tensor, wrap
-from ..static.control_flow.nest import flatten
+from ..static.control_flow.nest import flatten, rebuilt
 from .saved_tensors_hooks import current_hooks
 
 __all__ = ["PyLayer", "PyLayerContext", "PyLayerMeta"]
@@ -161,7 +161,7 @@ def _map_tensors(outputs, fn):
     """`outputs` with every tensor output t replaced by fn(t) (same container type)."""
     if isinstance(outputs, Tensor):
         return fn(outputs)
-    return type(outputs)(fn(t) if isinstance(t, Tensor) else t for t in outputs)
+    return rebuilt(outputs, [fn(t) if isinstance(t, Tensor) else t for t in outputs])
 
 
 def _is_differentiable(t):

@@ -13,6 +13,7 @@ from ..executor.executor import _results
 from ..executor.plan import compile as compile_plan, slot_getter
 from ..executor.run import run_sequential
 from ..static.backward import grad_name, gradients
+from ..static.control_flow.nest import rebuilt
 from ..static.framework import Variable
 from ..static.program_state import program_guard
 from ..static.input_spec import InputSpec
@@ -29,7 +30,7 @@ def map_structure(fn, obj):
     if isinstance(obj, (list, tuple)):
         mapped = [map_structure(fn, v) for v in obj]
         same = all(a is b for a, b in zip(mapped, obj))
-        return obj if same else type(obj)(mapped)
+        return obj if same else rebuilt(obj, mapped)
     if isinstance(obj, dict):
         mapped = {k: map_structure(fn, v) for k, v in obj.items()}
         return obj if all(mapped[k] is v for k, v in obj.items()) else mapped

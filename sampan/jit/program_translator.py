@@ -14,6 +14,7 @@ from ..core.gc_pause import gc_paused
 from ..eager.grad_mode import STATE as GRAD_STATE, enable_grad
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
+from ..static.control_flow.nest import rebuilt
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline, report
@@ -281,7 +282,7 @@ def _arrays_as_tensors(obj):
         return Tensor(obj)
     if isinstance(obj, (list, tuple)):
         items = [_arrays_as_tensors(v) for v in obj]
-        return obj if all(a is b for a, b in zip(items, obj)) else type(obj)(items)
+        return obj if all(a is b for a, b in zip(items, obj)) else rebuilt(obj, items)
     if isinstance(obj, dict):
         items = {k: _arrays_as_tensors(v) for k, v in obj.items()}
         return obj if all(items[k] is v for k, v in obj.items()) else items

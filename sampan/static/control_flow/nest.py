@@ -1,6 +1,13 @@
 """Flatten nested lists/tuples/dicts of values into leaves and rebuild them (branch outputs)."""
 
-__all__ = ["flatten", "pack", "structure", "map_structure", "replace_leaves"]
+__all__ = ["flatten", "pack", "structure", "map_structure", "replace_leaves", "rebuilt"]
+
+
+def rebuilt(seq, items):
+    """A list/tuple of `seq`'s own type holding `items` (a namedtuple takes them as its
+    fields, e.g. the (values, indices) result of topk)."""
+    kind = type(seq)
+    return kind(*items) if hasattr(kind, "_fields") else kind(items)
 
 
 def flatten(obj):
@@ -15,7 +22,7 @@ def flatten(obj):
 def structure(obj):
     """The nesting of `obj` with every leaf replaced by '*' (to compare two results)."""
     if isinstance(obj, (list, tuple)):
-        return type(obj)(structure(item) for item in obj)
+        return rebuilt(obj, [structure(item) for item in obj])
     if isinstance(obj, dict):
         return {key: structure(obj[key]) for key in sorted(obj)}
     return "*"
@@ -27,7 +34,7 @@ def pack(template, leaves):
 
     def build(obj):
         if isinstance(obj, (list, tuple)):
-            return type(obj)(build(item) for item in obj)
+            return rebuilt(obj, [build(item) for item in obj])
         if isinstance(obj, dict):
             return {key: build(obj[key]) for key in sorted(obj)}
         return next(it)
