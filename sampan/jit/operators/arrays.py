@@ -3,7 +3,7 @@ from ...static.control_flow import (array_join, array_length, array_pop, array_r
                                     array_write, create_array)
 from .common import is_variable
 
-__all__ = ["ArrayList", "ProbeList", "to_array", "reader"]
+__all__ = ["ArrayList", "ProbeList", "to_array", "reader", "array_taking"]
 
 
 class ProbeList(list):
@@ -76,9 +76,22 @@ def to_array(items, like):
 
 
 def reader(fn, stack):
-    """`fn` (paddle.stack / paddle.concat) also taking an ArrayList as its first argument."""
+    """`fn` (paddle.stack / paddle.concat) also taking a tensor array (an ArrayList or an
+    array Variable) as its first argument."""
     def call(x, axis=0, name=None):
         if isinstance(x, ArrayList):
             return array_join(x.var, axis, stack)
+        if is_variable(x) and x.kind == "array":  # paddle.tensor.create_array's
+            return array_join(x, axis, stack)
         return fn(x, axis, name)
+    return call
+
+
+def array_taking(fn):
+    """`fn` (paddle.tensor.array_write / array_read / array_length) given an ArrayList
+    (an array a Tensor loop carries) as its array Variable."""
+    def call(*args, **kwargs):
+        args = [a.var if isinstance(a, ArrayList) else a for a in args]
+        kwargs = {k: v.var if isinstance(v, ArrayList) else v for k, v in kwargs.items()}
+        return fn(*args, **kwargs)
     return call

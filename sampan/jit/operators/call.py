@@ -6,7 +6,8 @@ import types
 from ...autograd.py_layer import PyLayerMeta
 from ...nn.layer.layers import Layer
 from ...ops._generated import api
-from .arrays import reader
+from ...tensor import array as tensor_array
+from .arrays import array_taking, reader
 from .autograd import eager_grad, static_grad
 from .common import is_variable
 from .pylayer import pylayer_apply
@@ -16,6 +17,7 @@ __all__ = ["Call", "ignore_module"]
 
 _SKIPPED_MODULES = {"sampan", "numpy", "builtins"}
 _JOINS = {api.stack: True, api.concat: False}  # reading a list built in a Tensor loop
+_ARRAY_FUNCTIONS = {tensor_array.array_write, tensor_array.array_read, tensor_array.array_length}
 
 
 def ignore_module(modules):
@@ -72,14 +74,18 @@ def _layer_call(layer):
 def _special(fn):
     """The stand-in of a callable with a static meaning (None for the others): a PyLayer's
     apply, a value read of a Variable (`x.numpy()`), stack/concat reading a list built in
-    a Tensor loop, or paddle.grad."""
+    a Tensor loop, the tensor-array functions given one, or paddle.grad."""
     if isinstance(fn, types.MethodType):
         owner = fn.__self__
         if isinstance(owner, PyLayerMeta):
             return functools.partial(pylayer_apply, owner) if fn.__name__ == "apply" else None
         return value_read(fn) if is_variable(owner) else None
-    if fn.__hash__ is not None and fn in _JOINS:  # a callable may be unhashable (a list)
+    if fn.__hash__ is None:  # a callable may be unhashable (a list)
+        return None
+    if fn in _JOINS:
         return reader(fn, _JOINS[fn])
+    if fn in _ARRAY_FUNCTIONS:
+        return array_taking(fn)
     if fn is eager_grad:
         return static_grad
     return None
