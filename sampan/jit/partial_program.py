@@ -138,13 +138,19 @@ class PartialProgram:
     `train_program` or `infer_program` by that mode, as Paddle's partial program layer
     names them."""
 
-    def __init__(self, program, inputs, outputs, state, build_strategy=None, training=True):
+    def __init__(self, program, inputs, outputs, state, build_strategy=None, training=True,
+                 stores=()):
         self.program = program
         self._training = training
         self._test_copy = None
         self.feed_names = [v.name for v in inputs]
         self.outputs = outputs
+        # the returned Variables, then those of the attributes each run sets (`stores`,
+        # StoredTensor objects): fetched like outputs, never returned
+        self.stores = list(stores)
         self.out_vars = [v for v in leaves(outputs) if isinstance(v, Variable)]
+        self.n_returned = len(self.out_vars)
+        self.out_vars += [s.var for s in self.stores]
         self.out_names = [v.name for v in self.out_vars]
         self.state = state
         self.names = self.feed_names + [n for n, _ in state]
@@ -233,7 +239,8 @@ class PartialProgram:
                              self.outputs)
 
     def run_flat(self, inputs):
-        """Run forward on eager `inputs`; the output Tensors as a list (`out_vars` order)."""
+        """Run forward on eager `inputs`; the returned output Tensors as a list (`out_vars`
+        order), after setting the stored attributes to theirs."""
         tensors = [*inputs, *self.state_tensors]
         sources = self._sources(tensors)
         compiled = self._compiled.get(sources) or self._compile(sources)
@@ -256,6 +263,10 @@ class PartialProgram:
         elif self.marked_outputs and STATE.enabled:
             for k in self.marked_outputs:
                 outs[k].stop_gradient = False
+        if self.stores:
+            for store, tensor in zip(self.stores, outs[self.n_returned:]):
+                store.store(tensor)
+            del outs[self.n_returned:]
         return outs
 
     def _sources(self, tensors):

@@ -28,6 +28,7 @@ from .partial_program import PartialProgram, leaves, map_structure, mark_test
 from .pyct import loader, origin, source, templates
 from .pyct.source import SourceUnavailableError
 from .segments import breaks
+from .stored_tensors import find_stores
 from .segments.builder import SegmentBuilder
 from .segments.call import SegmentedCalls
 from .pyct.naming import Namer
@@ -146,7 +147,7 @@ class ConcreteProgram:
     (`parameters`, a list of Tensors that can be replaced before `new_partial_program`)."""
 
     def __init__(self, main_program, startup_program, inputs, outputs, state,
-                 build_strategy=None, arguments=((), {}), training=True):
+                 build_strategy=None, arguments=((), {}), training=True, stores=()):
         self.main_program = main_program
         self.startup_program = startup_program
         self.inputs = inputs
@@ -157,6 +158,8 @@ class ConcreteProgram:
         self.parameters = [tensor for _, tensor in state]
         self.build_strategy = build_strategy
         self.training = training
+        # attributes the function set to its Tensors (StoredTensor): each run refreshes them
+        self.stores = list(stores)
         self.partial_program = self.new_partial_program()
 
     @property
@@ -177,7 +180,7 @@ class ConcreteProgram:
     def new_partial_program(self):
         """A PartialProgram running this program on the current `parameters`."""
         return PartialProgram(self.main_program, self.inputs, self.outputs, self.state,
-                              self.build_strategy, self.training)
+                              self.build_strategy, self.training, self.stores)
 
 
 def _declare(block, tensor):
@@ -509,8 +512,9 @@ class StaticFunction:
         # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to
         # the result, while the data Variable keeps its name
         inputs = [main.global_block().var(name) for name in input_names]
+        stores = find_stores(self._instance, main, self._fn.__qualname__)
         return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy,
-                               arguments, self._is_training())
+                               arguments, self._is_training(), stores)
 
     @gc_paused
     def _trace(self, args, kwargs, breaks=None, guard=None):

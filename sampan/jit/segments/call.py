@@ -10,6 +10,7 @@ from ...core.random import get_rng_state, set_rng_state
 from ...static.mode import is_sampan_file
 from .. import log
 from ..cache import with_specs
+from ..stored_tensors import store_values
 from .breaks import GraphBreak, GraphBreakError
 from .segment import Segment
 from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, walk
@@ -166,6 +167,7 @@ class SegmentedCalls:
             self.last_call, self.last_breaks = CallStats(1, True), []
             return program.partial_program(tensors)
         outputs, steps = done
+        store_values(fn._instance, builder.values, fn._fn.__qualname__)
         fn._cache.forget_last()
         self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
         segments = sum(isinstance(step, Segment) for step in steps)

@@ -1,0 +1,89 @@
+"""Tensors a traced function stores on objects (`self.last = y * 2`): found after the trace
+as attributes holding the Program's Variables, fetched as hidden outputs of each run and set
+back onto their objects as that run's eager Tensors, so the object holds what eager
+execution would have stored there."""
+import weakref
+
+from ..nn.layer.layers import Layer
+from .operators.common import is_variable
+
+__all__ = ["find_stores", "store_values", "StoredTensor"]
+
+_LAYER_TABLES = ("_parameters", "_buffers", "_sub_layers")  # a Layer's own bookkeeping
+
+
+class StoredTensor:
+    """One attribute a run sets: `owner.name` (owner held weakly when it allows) gets the
+    eager Tensor of Variable `var`."""
+
+    __slots__ = ("_owner", "name", "var")
+
+    def __init__(self, owner, name, var):
+        try:
+            ref = weakref.ref(owner)
+        except TypeError:
+            ref = lambda: owner  # noqa: E731 - an object without weak references
+        self._owner, self.name, self.var = ref, name, var
+
+    def store(self, tensor):
+        """Set the attribute to this run's `tensor` (nothing when the owner is gone)."""
+        owner = self._owner()
+        if owner is not None:
+            # a plain attribute, as the trace left it: a buffer registered here would be
+            # fed as state by later traces, and rebinding it here would leave them stale
+            object.__setattr__(owner, self.name, tensor)
+
+
+def _owners(instance):
+    """The objects whose attributes a run refreshes: a Layer and its sublayers, or the
+    object a converted method is bound to."""
+    if isinstance(instance, Layer):
+        return instance.sublayers(include_self=True)
+    return [] if instance is None else [instance]
+
+
+def _holds_variable(value):
+    """True when a list/tuple/dict (nested) holds a Variable."""
+    if isinstance(value, (list, tuple)):
+        return any(map(_holds_variable, value))
+    if isinstance(value, dict):
+        return any(map(_holds_variable, value.values()))
+    return is_variable(value)
+
+
+def _stored_variables(instance, qualname):
+    """(owner, attribute name, Variable) of each attribute of the objects `instance`
+    reaches that holds a Variable. A container attribute holding Variables raises: its
+    Python changes (appends, item writes) do not rerun on cached calls, so no run could keep
+    it as eager execution would."""
+    for owner in _owners(instance):
+        for name, value in list(getattr(owner, "__dict__", {}).items()):
+            if is_variable(value):
+                yield owner, name, value
+            elif (isinstance(value, (list, tuple, dict)) and name not in _LAYER_TABLES
+                  and _holds_variable(value)):
+                raise ValueError(
+                    f"to_static: {qualname} stores a Tensor computed in the function inside "
+                    f"{type(owner).__name__}.{name} (a {type(value).__name__}); a converted "
+                    f"function refreshes only Tensors stored directly as attributes "
+                    f"(self.{name} = tensor), since a container's Python changes do not "
+                    f"rerun on cached calls: store each Tensor in its own attribute, or "
+                    f"return it")
+
+
+def find_stores(instance, program, qualname):
+    """[StoredTensor] for each attribute that holds a non-persistable Variable of
+    `program`'s global block after its trace."""
+    block = program.global_block()
+    return [StoredTensor(owner, name, var)
+            for owner, name, var in _stored_variables(instance, qualname)
+            if var.block is block and not var.persistable]
+
+
+def store_values(instance, values, qualname):
+    """Set each attribute holding a Variable to its eager Tensor in `values` ({name:
+    Tensor}, the values a full_graph=False trace computed segment by segment)."""
+    for owner, name, var in _stored_variables(instance, qualname):
+        tensor = dict.get(values, var.name)
+        if tensor is not None:
+            StoredTensor(owner, name, var).store(tensor)
