@@ -130,6 +130,24 @@ class RunProgramNode(NodeBase):
         self.saved = None
 
 
+def _store_positions(stores, feed_names, returned_names):
+    """([(store, position)], extra Variables): the position of each StoredTensor's Tensor
+    among a run's inputs then outputs. An input or returned Variable is that very Tensor
+    (as eagerly, `self.last = y; return y` stores the returned object); the others are
+    extra outputs, fetched after the returned ones."""
+    positions = {name: k for k, name in enumerate(feed_names)}
+    for k, name in enumerate(returned_names):
+        positions.setdefault(name, len(feed_names) + k)
+    end = len(feed_names) + len(returned_names)
+    placed, extra = [], []
+    for store in stores:
+        if store.var.name not in positions:
+            positions[store.var.name] = end + len(extra)
+            extra.append(store.var)
+        placed.append((store, positions[store.var.name]))
+    return placed, extra
+
+
 class PartialProgram:
     """A concrete program run through plans compiled once per set of differentiated sources.
 
@@ -145,12 +163,13 @@ class PartialProgram:
         self._test_copy = None
         self.feed_names = [v.name for v in inputs]
         self.outputs = outputs
-        # the returned Variables, then those of the attributes each run sets (`stores`,
-        # StoredTensor objects): fetched like outputs, never returned
-        self.stores = list(stores)
+        # the returned Variables, then those of the attributes each run sets (StoredTensor
+        # objects) that are neither returned nor inputs: fetched like outputs, not returned
         self.out_vars = [v for v in leaves(outputs) if isinstance(v, Variable)]
         self.n_returned = len(self.out_vars)
-        self.out_vars += [s.var for s in self.stores]
+        self.stores, extra = _store_positions(stores, self.feed_names,
+                                              [v.name for v in self.out_vars])
+        self.out_vars += extra
         self.out_names = [v.name for v in self.out_vars]
         self.state = state
         self.names = self.feed_names + [n for n, _ in state]
@@ -264,8 +283,9 @@ class PartialProgram:
             for k in self.marked_outputs:
                 outs[k].stop_gradient = False
         if self.stores:
-            for store, tensor in zip(self.stores, outs[self.n_returned:]):
-                store.store(tensor)
+            given = [*inputs, *outs]
+            for store, at in self.stores:
+                store.store(given[at])
             del outs[self.n_returned:]
         return outs
 

@@ -125,3 +125,31 @@ def test_a_graph_breaking_function_stores_its_tensors_from_the_first_call():
             got = getattr(static, name)
             assert isinstance(got, paddle.Tensor), name
             np.testing.assert_allclose(got.numpy(), getattr(eager, name).numpy())
+
+
+@pytest.mark.parametrize("full_graph", [True, False])
+def test_a_stored_input_or_output_is_that_very_tensor(full_graph):
+    class Keeps(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(2, 2)
+
+        def forward(self, x):
+            y = self.fc(x)
+            self.inp, self.last = x, y
+            z = y * 3
+            self.a = self.b = z
+            return y
+
+    paddle.seed(3)
+    eager, static = Keeps(), paddle.jit.to_static(Keeps(), full_graph=full_graph)
+    static.set_state_dict(eager.state_dict())
+    for value in (1.0, 2.0):
+        x = paddle.to_tensor(np.full((1, 2), value, "float32"), stop_gradient=False)
+        for layer in (eager, static):
+            out = layer(x)
+            assert layer.inp is x and layer.last is out and layer.a is layer.b
+            (out.sum() + layer.last.sum() * 2 + layer.a.sum()).backward()
+        np.testing.assert_allclose(static.a.numpy(), eager.a.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(static.fc.weight.grad.numpy(),
+                                   eager.fc.weight.grad.numpy(), rtol=1e-5)
