@@ -327,13 +327,14 @@ def cond(fn, test, construct="if"):
         trace.notes.append((fn.__code__, construct, "cond op", f"the test is {_describe(test)}"))
 
 
-def python_after_break(fn, graph_break, construct=None):
-    """An if/while on a Tensor that runs as Python: its body reads a value (a graph break
-    inside a sub-block), so its test is read at a break instead. `construct` None: a loop."""
+def python_after_break(fn, why, construct=None):
+    """An if/while on a Tensor that runs as Python under full_graph=False, its test read at
+    a break: its body reads a value (`why` a GraphBreak inside a sub-block) or changes an
+    object in a way no op can carry (`why` the converter's error). `construct` None: a loop."""
     trace = _ACTIVE.trace
     if trace is not None:
-        reason = (f"its body reads a value: {graph_break.operation} at line "
-                  f"{graph_break.lineno}")
+        reason = (f"its body reads a value: {why.operation} at line {why.lineno}"
+                  if hasattr(why, "operation") else f"no op can express it: {str(why)[:200]}")
         if construct is None:
             trace.notes.append((fn.__code__, LOOP, "Python loop (test read at a graph break)",
                                 (reason, reason)))

@@ -38,7 +38,7 @@ class WhileConverter(Base):
         if anno.hasanno(node, KEEP_PYTHON) or node.orelse or has_jump(node.body):
             return node
         body_scope = anno.getanno(node, activity.BODY_SCOPE)
-        changed = mutations(node.body)
+        changed = mutations(node.body, calls=True)
         names = routed_names(body_scope, _carried(node, body_scope, changed))
         if names is None:
             return python_only(node, "a global/nonlocal write inside a loop whose condition "

@@ -6,7 +6,7 @@ from .. import report
 from ..segments import breaks
 from ..segments.breaks import BreakInBlock
 from .common import is_variable, load_values, where
-from .effects import Tracked
+from .effects import MutationError, Tracked
 from .static_if import tensor_if
 from .static_while import tensor_while
 
@@ -25,6 +25,11 @@ def _tracked(effects, fn):
     return Tracked(effects, "%s:%s" % where(fn) if effects else "")
 
 
+# What makes a Tensor if/while run as Python under full_graph=False (its test read at a
+# break): a break inside its body, or an in-place change of an object no op can carry.
+_AS_PYTHON = (BreakInBlock, MutationError, NotImplementedError)
+
+
 def _tensor_if(pred, true_fn, false_fn, values, names, effects=(), expression=None):
     """Both branches as sub-blocks of one `cond` op (the one place choosing how). Under
     full_graph=False a branch that needs a value (a graph break inside a sub-block) makes
@@ -36,11 +41,11 @@ def _tensor_if(pred, true_fn, false_fn, values, names, effects=(), expression=No
         with breaks.building_block():
             outs = tensor_if(_as_bool(pred), true_fn, false_fn, values, names,
                              _tracked(effects, true_fn))
-    except BreakInBlock as exc:
+    except _AS_PYTHON as exc:
         if breaks.active() is None:
             raise
         report.rollback(point)
-        inside = exc.graph_break
+        inside = getattr(exc, "graph_break", exc)
     else:
         report.cond(site, pred, construct)
         return outs
@@ -85,11 +90,11 @@ def _tensor_while(cond_fn, body_fn, values, names, effects, test, unrolled):
         with breaks.building_block():
             outs = tensor_while(cond_fn, body_fn, values, names, _as_bool,
                                 _tracked(effects, cond_fn))
-    except BreakInBlock as exc:
+    except _AS_PYTHON as exc:
         if breaks.active() is None:
             raise
         report.rollback(point)
-        inside = exc.graph_break
+        inside = getattr(exc, "graph_break", exc)
     else:
         report.tensor_loop(cond_fn, test, unrolled)
         return outs

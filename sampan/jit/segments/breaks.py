@@ -61,8 +61,9 @@ def active():
 @contextlib.contextmanager
 def building_block():
     """Around building a sub-block (a cond branch, a while body, a PyLayer's forward) that a
-    break inside abandons: the Python effects seen inside are forgotten then, because the
-    construct runs that code again as Python (audited again, or replayed at every call)."""
+    break inside (or any error) abandons: the Python effects seen inside are forgotten then,
+    because the construct runs that code again as Python (audited again, or replayed at
+    every call) or the call fails."""
     builder = _ACTIVE.builder
     if builder is None:
         yield
@@ -70,7 +71,7 @@ def building_block():
     mark = len(builder.audit.effects)
     try:
         yield
-    except BreakInBlock:
+    except BaseException:  # a break, or a construct no op expresses: it runs as Python
         del builder.audit.effects[mark:]
         raise
 
