@@ -371,12 +371,22 @@ def key_added_in_one_branch(x):
      "'LOG' is changed inside a loop whose condition is a Tensor"),
 ])
 def test_changes_that_cannot_be_carried_name_the_user_line(fn, args, line, message):
-    """`line`: the if/for statement's offset from the def line."""
+    """`line`: the if/for statement's offset from the def line. Under full_graph=False the
+    construct runs as Python instead, with eager's result and effects."""
     with pytest.raises(MutationError) as info:
-        to_static(fn)(*args)
+        to_static(fn, full_graph=True)(*args)
     text = str(info.value)
     assert message in text
     assert f"test_control_flow_side_effects.py:{fn.__code__.co_firstlineno + line}" in text
+    LOG.clear()
+    eager, eager_log = fn(*args), list(LOG)
+    LOG.clear()
+    converted = to_static(fn)(*args)
+    assert LOG == eager_log and type(converted) is type(eager)
+    got, want = (converted, eager) if isinstance(eager, list) else ([converted], [eager])
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
 
 
 def test_python_condition_keeps_plain_python_side_effects():
