@@ -146,7 +146,12 @@ def test_layer_tensor_while_reports_user_line():
                 tag = "grown"
             return x, tag
     with pytest.raises(NotImplementedError, match="(?s)'tag'.*test_training.py"):
-        to_static(Looping())(data(0)[0])
+        to_static(Looping(), full_graph=True)(data(0)[0])
+    x = data(0)[0]
+    out, tag = to_static(Looping())(x)  # full_graph=False: the loop runs as Python
+    eager_out, eager_tag = Looping()(x)
+    np.testing.assert_array_equal(out.numpy(), eager_out.numpy())
+    assert tag == eager_tag
 
 
 def test_decorated_layer_is_garbage_collected():
