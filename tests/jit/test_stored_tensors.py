@@ -153,3 +153,21 @@ def test_a_stored_input_or_output_is_that_very_tensor(full_graph):
         np.testing.assert_allclose(static.a.numpy(), eager.a.numpy(), rtol=1e-6)
         np.testing.assert_allclose(static.fc.weight.grad.numpy(),
                                    eager.fc.weight.grad.numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("full_graph", [True, False])
+def test_a_tensor_stored_under_a_tensor_if_is_the_branch_taken(full_graph):
+    class Branches(paddle.nn.Layer):
+        def forward(self, x):
+            if x.sum() > 0:
+                self.w = x * 2
+            else:
+                self.w = x * 3
+            return x
+
+    eager, static = Branches(), paddle.jit.to_static(Branches(), full_graph=full_graph)
+    for value in (1.0, -1.0, 2.0):
+        x = paddle.to_tensor([value])
+        eager(x), static(x)
+        assert isinstance(static.w, paddle.Tensor)
+        np.testing.assert_allclose(static.w.numpy(), eager.w.numpy())
