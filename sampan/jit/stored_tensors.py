@@ -2,6 +2,7 @@
 as attributes holding the Program's Variables, fetched as hidden outputs of each run and set
 back onto their objects as that run's eager Tensors, so the object holds what eager
 execution would have stored there."""
+import warnings
 import weakref
 
 from ..nn.layer.layers import Layer
@@ -53,22 +54,23 @@ def _holds_variable(value):
 
 def _stored_variables(instance, qualname):
     """(owner, attribute name, Variable) of each attribute of the objects `instance`
-    reaches that holds a Variable. A container attribute holding Variables raises: its
-    Python changes (appends, item writes) do not rerun on cached calls, so no run could keep
-    it as eager execution would."""
+    reaches that holds a Variable. A container attribute holding Variables keeps them (as
+    in Paddle), with a warning: its Python changes (appends, item writes) do not rerun on
+    cached calls, so no run could keep it as eager execution would."""
     for owner in _owners(instance):
         for name, value in list(getattr(owner, "__dict__", {}).items()):
             if is_variable(value):
                 yield owner, name, value
             elif (isinstance(value, (list, tuple, dict)) and name not in _LAYER_TABLES
                   and _holds_variable(value)):
-                raise ValueError(
+                warnings.warn(
                     f"to_static: {qualname} stores a Tensor computed in the function inside "
-                    f"{type(owner).__name__}.{name} (a {type(value).__name__}); a converted "
+                    f"{type(owner).__name__}.{name} (a {type(value).__name__}); it holds the "
+                    f"traced static Variable after the call, not a value: a converted "
                     f"function refreshes only Tensors stored directly as attributes "
                     f"(self.{name} = tensor), since a container's Python changes do not "
-                    f"rerun on cached calls: store each Tensor in its own attribute, or "
-                    f"return it")
+                    f"rerun on cached calls. Store each Tensor in its own attribute, or "
+                    f"return it", stacklevel=2)
 
 
 def find_stores(instance, program, qualname):
