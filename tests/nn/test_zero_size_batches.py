@@ -49,6 +49,8 @@ CASES.update({
     "AvgPool1D": (lambda: nn.AvgPool1D(2), seq), "AvgPool2D": (lambda: nn.AvgPool2D(2), img),
     "AvgPool3D": (lambda: nn.AvgPool3D(2), vol), "MaxPool1D": (lambda: nn.MaxPool1D(2), seq),
     "MaxPool2D": (lambda: nn.MaxPool2D(2), img), "MaxPool3D": (lambda: nn.MaxPool3D(2), vol),
+    "FractionalMaxPool2D": (lambda: nn.FractionalMaxPool2D(4, random_u=0.3), img),
+    "FractionalMaxPool3D": (lambda: nn.FractionalMaxPool3D(3, kernel_size=2), vol),
     "LPPool1D": (lambda: nn.LPPool1D(2, 2), seq), "LPPool2D": (lambda: nn.LPPool2D(2, 2), img),
     "BatchNorm": (lambda: nn.BatchNorm(4), img), "BatchNorm1D": (lambda: nn.BatchNorm1D(4), seq),
     "BatchNorm2D": (lambda: nn.BatchNorm2D(4), img),

@@ -4,6 +4,7 @@ from ...ops._generated.registry_data import SPECS
 __all__ = ["Node", "RANDOM_OPS", "COMMUNICATION_OPS", "ELEMENTWISE", "write_counts", "readers"]
 
 RANDOM_OPS = frozenset({"uniform", "gaussian", "randint", "dropout", "bernoulli", "randperm",
+                        "fractional_max_pool2d", "fractional_max_pool3d",
                         "normal", "multinomial", "uniform_random", "gaussian_random"})
 
 # Ops that talk to other ranks (`communicates: true` in the YAML): every rank must run each

@@ -5,11 +5,13 @@ from .conv import ntuple, padding_spec
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d",
-           "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+           "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "fractional_max_pool2d", "fractional_max_pool3d"]
 
 _POOL_OPS = {2: api.pool2d, 3: api.pool3d}
 _WITH_INDEX_OPS = {2: api.max_pool2d_with_index, 3: api.max_pool3d_with_index}
 _UNPOOL_OPS = {2: api.unpool, 3: api.unpool3d}
+_FRACTIONAL_OPS = {2: api.fractional_max_pool2d, 3: api.fractional_max_pool3d}
 
 
 def _windows(nd, kernel_size, stride, padding, data_format):
@@ -203,3 +205,41 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
                        (1, _one(kernel_size)), None if stride is None else (1, _one(stride)),
                        (0, _one(padding)), "NCHW", size)
     return api.squeeze(out, [2])
+
+
+def _fractional(x, nd, output_size, kernel_size, random_u, return_mask):
+    """Fractional max pooling over nd spatial axes (None in output_size: the input's size)."""
+    if len(x.shape) != nd + 2:
+        raise ValueError(f"fractional_max_pool{nd}d: x must be {nd + 2}-D, got shape "
+                         f"{list(x.shape)}")
+    if random_u is not None and not 0 < random_u < 1:
+        raise ValueError(f"fractional_max_pool{nd}d: random_u must be a float in (0, 1), "
+                         f"got {random_u}")
+    sizes = _output_sizes(x, nd, output_size, "NCHW")
+    kernel = [0] * nd if kernel_size is None else list(ntuple(kernel_size, nd))
+    out, mask = _FRACTIONAL_OPS[nd](x, sizes, kernel, float(random_u or 0.0))
+    return (out, mask) if return_mask else out
+
+
+def fractional_max_pool2d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """Fractional max pooling of [N, C, H, W] to output_size (Graham 2015).
+
+    Along each axis of size n pooled to o, window i starts at ceil(alpha * (i + u) - 1)
+    (shifted so the first starts at 0). Without kernel_size the windows tile the axis
+    (alpha = n / o, sizes floor(alpha) or ceil(alpha)); with it they are kernel_size long
+    and may overlap (alpha = (n - k) / (o - 1)). random_u is the offset u in (0, 1); None
+    draws one per call from the global generator (`paddle.seed` repeats it). With
+    return_mask, also the flat H*W index of each window's first maximum (int32).
+
+    Example: ``F.fractional_max_pool2d(paddle.rand([2, 3, 32, 32]), output_size=3)`` has
+    shape [2, 3, 3, 3].
+    """
+    return _fractional(x, 2, output_size, kernel_size, random_u, return_mask)
+
+
+def fractional_max_pool3d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """Fractional max pooling of [N, C, D, H, W] to output_size, as fractional_max_pool2d;
+    the mask is flat over D*H*W."""
+    return _fractional(x, 3, output_size, kernel_size, random_u, return_mask)

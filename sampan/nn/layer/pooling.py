@@ -10,11 +10,14 @@ from .layers import Layer
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
            "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "LPPool1D", "LPPool2D",
-           "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D"]
+           "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D", "FractionalMaxPool2D",
+           "FractionalMaxPool3D"]
 
 # Paddle's attribute for a functional keyword, per naming family (a keyword not listed
 # keeps its own name)
 _WINDOW_ND = {"kernel_size": "ksize", "divisor_override": "divisor"}
+_FRACTIONAL_ND = {"output_size": "_output_size", "kernel_size": "_kernel_size",
+                  "random_u": "_random_u", "return_mask": "_return_mask", "name": "_name"}
 _ADAPTIVE_ND = {"output_size": "_output_size", "data_format": "_data_format",
                 "return_mask": "_return_mask", "name": "_name"}
 
@@ -248,3 +251,24 @@ class LPPool2D(LPPool1D):
                  data_format="NCHW", name=None):
         super().__init__(norm_type, kernel_size, kernel_size if stride is None else stride,
                          padding, ceil_mode, data_format, name)
+
+
+class FractionalMaxPool2D(_Pool):
+    """Fractional max pooling of [N, C, H, W] to output_size (see
+    F.fractional_max_pool2d); random_u None draws a new offset at each call."""
+
+    _fn = staticmethod(F.fractional_max_pool2d)
+    _shown = ("output_size", "return_mask")
+    _names = _FRACTIONAL_ND
+
+    def __init__(self, output_size, kernel_size=None, random_u=None, return_mask=False,
+                 name=None):
+        super().__init__(name=name, output_size=output_size, kernel_size=kernel_size,
+                         random_u=random_u, return_mask=return_mask)
+
+
+class FractionalMaxPool3D(FractionalMaxPool2D):
+    """Fractional max pooling of [N, C, D, H, W] to output_size (see
+    F.fractional_max_pool3d)."""
+
+    _fn = staticmethod(F.fractional_max_pool3d)

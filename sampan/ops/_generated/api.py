@@ -88,6 +88,8 @@ __all__ = [
     "flip",
     "floor",
     "floor_divide",
+    "fractional_max_pool2d",
+    "fractional_max_pool3d",
     "full",
     "full_dynamic",
     "full_like",
@@ -710,6 +712,16 @@ def floor(x, name=None):
 def floor_divide(x, y, name=None):
     """Elementwise floor(x / y) with broadcasting."""
     return dispatch(OPS["floor_divide"], (x, y), ())
+
+
+def fractional_max_pool2d(x, output_size, kernel_size=[0, 0], random_u=0.0, name=None):
+    """2-D fractional max pooling of an NCHW input to output_size (Paddle's window placement; kernel_size [0, 0] tiles disjoint windows, random_u 0 draws the offset) with, per window, the flat H*W index of its first maximum as int32."""
+    return tuple(dispatch(OPS["fractional_max_pool2d"], (x,), (int_tuple(output_size), int_tuple(kernel_size), as_float(random_u))))
+
+
+def fractional_max_pool3d(x, output_size, kernel_size=[0, 0, 0], random_u=0.0, name=None):
+    """3-D fractional max pooling of an NCDHW input, as fractional_max_pool2d; mask flat over D*H*W."""
+    return tuple(dispatch(OPS["fractional_max_pool3d"], (x,), (int_tuple(output_size), int_tuple(kernel_size), as_float(random_u))))
 
 
 def full(shape, fill_value=0.0, dtype=None, name=None):

@@ -792,6 +792,26 @@ def floor_grad_maker(op, grad_of):
             {})
 
 
+def fractional_max_pool2d_grad_maker(op, grad_of):
+    """fractional_max_pool2d_grad for one fractional_max_pool2d Operator."""
+    return ("fractional_max_pool2d_grad",
+            {'x': op.input('x'),
+             'mask': op.output('mask'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
+def fractional_max_pool3d_grad_maker(op, grad_of):
+    """fractional_max_pool3d_grad for one fractional_max_pool3d Operator."""
+    return ("fractional_max_pool3d_grad",
+            {'x': op.input('x'),
+             'mask': op.output('mask'),
+             'out_grad': grad_of(op.output('out'))},
+            {'x_grad': grad_of(op.input('x'))},
+            {})
+
+
 def gammainc_grad_maker(op, grad_of):
     """gammainc_grad for one gammainc Operator."""
     return ("gammainc_grad",
@@ -2348,6 +2368,8 @@ GRAD_MAKERS = {
     "flip": flip_grad_maker,
     "flip_grad": flip_grad_grad_maker,
     "floor": floor_grad_maker,
+    "fractional_max_pool2d": fractional_max_pool2d_grad_maker,
+    "fractional_max_pool3d": fractional_max_pool3d_grad_maker,
     "gammainc": gammainc_grad_maker,
     "gammaincc": gammaincc_grad_maker,
     "gather": gather_grad_maker,

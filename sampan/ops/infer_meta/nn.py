@@ -9,7 +9,7 @@ from .nn_geometry import (LAYOUTS, PADDING_ALGORITHMS, conv_output_hw,
                           split_layout)
 
 __all__ = ["conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "pool2d", "pool3d",
-           "max_pool2d_with_index", "max_pool3d_with_index", "unpool", "unpool3d", "batch_norm", "layer_norm", "group_norm",
+           "max_pool2d_with_index", "max_pool3d_with_index", "fractional_max_pool", "unpool", "unpool3d", "batch_norm", "layer_norm", "group_norm",
            "dropout", "embedding", "cross_entropy_with_softmax", "nll_loss",
            "sigmoid_cross_entropy_with_logits", "warpctc", "sgd", "momentum", "adam", "adamw", "rmsprop",
            "adagrad", "adamax", "adadelta", "nadam", "radam", "lamb", "uniform", "gaussian", "truncated_gaussian_random", "randint", "randperm",
@@ -232,6 +232,19 @@ def max_pool3d_with_index(x, kernel_size, strides, paddings, global_pooling, ada
     """(out, int32 mask) both [N, C, Do, Ho, Wo]."""
     shape = _pool(3, x, kernel_size, strides, paddings, ceil_mode, "NCDHW", global_pooling,
                   adaptive)
+    return MetaTensor(shape, x.dtype), MetaTensor(shape, int32)
+
+
+def fractional_max_pool(x, output_size, kernel_size, random_u):
+    """(out, int32 mask) both [N, C, *output_size] for an [N, C, *spatial] float input."""
+    _check_rank(x, (len(output_size) + 2,), "x")
+    _check_float(x, "x")
+    if len(kernel_size) != len(output_size):
+        raise InvalidArgument("kernel_size", f"has {len(kernel_size)} sizes for "
+                                             f"{len(output_size)} spatial axes")
+    if not 0.0 <= random_u < 1.0:
+        raise InvalidArgument("random_u", f"must be in (0, 1) (0: drawn), got {random_u}")
+    shape = tuple(x.shape[:2]) + tuple(output_size)
     return MetaTensor(shape, x.dtype), MetaTensor(shape, int32)
 
 
