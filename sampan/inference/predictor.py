@@ -10,6 +10,7 @@ from ..executor.plan import compile as compile_plan
 from ..executor.run import run_sequential
 from ..eager.tensor import Tensor
 from ..executor.scope import Scope
+from ..static.reinfer import InputShapeGate
 from .config import Config
 from .model_format import load_model
 
@@ -28,14 +29,14 @@ class InputHandle:
         self._array = None
 
     def reshape(self, shape):
-        """Declare the next input's shape (checked against the model's input shape)."""
-        self._check_shape([int(d) for d in shape])
+        """Declare the next input's shape (its rank is checked; sizes other than the saved
+        fixed ones are checked against the model's shape rules at run)."""
+        self._check_rank([int(d) for d in shape])
 
-    def _check_shape(self, shape):
-        declared = self._declared
-        if len(shape) != len(declared) or any(d >= 0 and d != s for d, s in zip(declared, shape)):
-            raise ValueError(f"input {self.name!r}: shape {list(shape)} does not match the "
-                             f"model's {declared} (-1 matches any size)")
+    def _check_rank(self, shape):
+        if len(shape) != len(self._declared):
+            raise ValueError(f"input {self.name!r}: shape {list(shape)} does not have the "
+                             f"rank of the model's {self._declared}")
 
     def copy_from_cpu(self, data):
         """Set the input from an ndarray of the model's dtype (copied into a reused buffer)."""
@@ -46,7 +47,7 @@ class InputHandle:
         if self._array is not None and self._array.shape == data.shape:
             np.copyto(self._array, data)
             return
-        self._check_shape(data.shape)
+        self._check_rank(data.shape)
         self._array = np.array(data, copy=True, order="C")
 
     def shape(self):
@@ -93,6 +94,9 @@ class Predictor:
         self._plan = compile_plan(self._method.program, feeds, self._method.outputs,
                                   config.build_strategy())
         self._template = self._bind_template(self._plan)
+        self._shape_gate = InputShapeGate(self._method.program,
+                                          [(n, s) for n, s, _ in self._method.inputs],
+                                          "the inference model")
         self._bind_handles()
 
     def _bind_handles(self):
@@ -145,6 +149,8 @@ class Predictor:
             if handle._array is None:
                 raise RuntimeError(f"input {handle.name!r} was not set (copy_from_cpu)")
             regs[slot] = handle._array
+        self._shape_gate.check([h._declared if h._array is None else h._array.shape
+                                for h in self._inputs.values()])
         run_sequential(self._plan, regs)
         for slot, handle, copy in self._fetch:
             handle._array = regs[slot].copy() if copy else regs[slot]

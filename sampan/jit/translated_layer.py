@@ -18,7 +18,7 @@ from ..ops._generated import api
 from ..static.framework import Parameter as StaticParameter
 from ..static.framework import Variable
 from ..static.program_state import default_main_program
-from ..static.reinfer import reinfer_shapes
+from ..static.reinfer import InputShapeGate
 from .partial_program import PartialProgram, map_structure
 
 __all__ = ["TranslatedLayer", "INFER_MODEL_SUFFIX", "INFER_PARAMS_SUFFIX"]
@@ -72,7 +72,8 @@ class _Method:
         self.runner = PartialProgram(saved.program, inputs, saved.structure, state)
         self.train_runner = None
         self._train_args = (inputs, state)
-        self.accepted_shapes = set()
+        self.shape_gate = InputShapeGate(saved.program, [(n, s) for n, s, _ in self.checks],
+                                         saved.name)
 
     def _runner(self):
         """The saved (inference) program's runner in eval mode; in train mode, as Paddle's,
@@ -103,25 +104,6 @@ class _Method:
                             f"got {value._data.dtype}")
         return value
 
-    def _check_shapes(self, tensors):
-        """Inputs whose sizes differ from fixed saved ones run when the program's shape
-        rules accept them (as Paddle re-infers); else ShapeReinferError names the input, the
-        dimension and the op that cannot take it. Each new shape combination is checked once."""
-        shapes = tuple(t._data.shape for t in tensors)
-        changes = []
-        for (name, shape, _), got in zip(self.checks, shapes):
-            dims = [i for i, d in enumerate(shape) if d >= 0 and d != got[i]]
-            if dims:
-                changes.append(f"input {name!r} of {self.saved.name} was saved with shape "
-                               f"{list(shape)} and is {list(got)} here (dimension "
-                               f"{', '.join(map(str, dims))})")
-        if not changes or shapes in self.accepted_shapes:
-            return
-        reinfer_shapes(self.saved.program,
-                       {name: got for (name, _, _), got in zip(self.checks, shapes)},
-                       "; ".join(changes))
-        self.accepted_shapes.add(shapes)
-
     def __call__(self, *args):
         values = args if all(isinstance(a, Tensor) for a in args) else _flat(args)
         if len(values) != len(self.checks):
@@ -130,7 +112,7 @@ class _Method:
         if any(isinstance(v, Variable) for v in values):
             return self._inline(values)
         tensors = [self._tensor(v, c) for v, c in zip(values, self.checks)]
-        self._check_shapes(tensors)
+        self.shape_gate.check([t._data.shape for t in tensors])
         return self._runner()(tensors)
 
     def _inline(self, values):

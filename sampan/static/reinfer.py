@@ -7,7 +7,7 @@ from ..core.errors import InvalidArgument
 from ..ops.meta import MetaTensor
 from ..ops.registry import OPS
 
-__all__ = ["ShapeReinferError", "reinfer_shapes"]
+__all__ = ["ShapeReinferError", "reinfer_shapes", "InputShapeGate"]
 
 
 class ShapeReinferError(ValueError):
@@ -57,3 +57,33 @@ def reinfer_shapes(program, shapes, changed):
             for n, m in zip(op.output(name), meta if kind == "Tensor[]" else [meta]):
                 inferred[n] = tuple(m.shape)
     return inferred
+
+
+class InputShapeGate:
+    """Lets a saved Program run input shapes other than its fixed declared ones when its
+    shape rules accept them (as Paddle re-infers); each new shape combination is checked
+    once. `inputs` are (name, declared shape) pairs, `owner` names the model in messages."""
+
+    def __init__(self, program, inputs, owner):
+        self.program = program
+        self.inputs = [(name, tuple(shape)) for name, shape in inputs]
+        self.owner = owner
+        self.accepted = set()
+
+    def check(self, shapes):
+        """Raise ShapeReinferError naming the changed input dimensions and the first op
+        that cannot take `shapes` (one shape per input, in order)."""
+        shapes = tuple(tuple(s) for s in shapes)
+        if shapes in self.accepted:
+            return
+        changes = []
+        for (name, declared), got in zip(self.inputs, shapes):
+            dims = [i for i, d in enumerate(declared) if d >= 0 and d != got[i]]
+            if dims:
+                changes.append(f"input {name!r} of {self.owner} was saved with shape "
+                               f"{list(declared)} and is {list(got)} here (dimension "
+                               f"{', '.join(map(str, dims))})")
+        if changes:
+            reinfer_shapes(self.program, {name: got for (name, _), got in
+                                          zip(self.inputs, shapes)}, "; ".join(changes))
+        self.accepted.add(shapes)

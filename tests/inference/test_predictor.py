@@ -62,8 +62,11 @@ def test_prefix_config_list_run_clone_and_input_errors(saved):
     handle = predictor.get_input_handle("features")
     with pytest.raises(TypeError, match="dtype"):
         handle.copy_from_cpu(rows(2).astype("float64"))
-    with pytest.raises(ValueError, match="shape"):
-        handle.copy_from_cpu(np.zeros((2, 5), "float32"))
+    with pytest.raises(ValueError, match="rank"):
+        handle.copy_from_cpu(np.zeros((2, 5, 1), "float32"))
+    handle.copy_from_cpu(np.zeros((2, 5), "float32"))
+    with pytest.raises(ValueError, match=r"dimension 1\): op matmul cannot take it"):
+        predictor.run()
     with pytest.raises(FileNotFoundError):
         create_predictor(Config(prefix + "_missing"))
 
