@@ -90,11 +90,14 @@ def from_numpy_dtype(np_dtype):
 
 
 def promote(a, b):
-    """The dtype two tensor operands compute in: bool < ints < floats, wider wins."""
+    """The dtype two tensor operands compute in: bool < ints < floats < complex, wider
+    wins; complex64 beside float64 widens to complex128 (float64's precision kept)."""
     if a is b:
         return a
     if a.is_floating != b.is_floating:
         return a if a.is_floating else b
+    if {a, b} == {complex64, float64}:
+        return complex128
     return a if a._rank >= b._rank else b
 
 
@@ -137,7 +140,8 @@ def scalar_dtype(value, like):
     """The dtype a Python scalar operand takes next to a tensor of dtype `like` (or None).
 
     Paddle keeps the tensor's dtype ("weak" scalars), except that a float scalar next to
-    an integer or bool tensor computes in the default float type.
+    an integer or bool tensor computes in the default float type, and a complex scalar
+    makes a real tensor complex (complex128 for float64, else complex64).
     """
     if like is None:
         if isinstance(value, bool):
@@ -152,5 +156,5 @@ def scalar_dtype(value, like):
     if isinstance(value, int):
         return int64 if like is bool_ else like
     if isinstance(value, complex):
-        return like if like.np.kind == "c" else complex64
+        return like if like.np.kind == "c" else complex128 if like is float64 else complex64
     return like if like.is_floating else _default_float[0]

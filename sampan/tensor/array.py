@@ -40,9 +40,7 @@ def array_read(array, i):
 
 
 def array_length(array):
-    """Number of elements, an int64 tensor of shape [1]."""
+    """Number of elements: a Python int in dynamic mode (the array is a list, as in
+    Paddle), an int64 tensor of shape [1] while a Program is built."""
     static = _static()
-    if static:
-        return static.array_length(array)
-    from .creation import full
-    return full([1], len(array), "int64")
+    return static.array_length(array) if static else len(array)

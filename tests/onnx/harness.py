@@ -23,7 +23,8 @@ def run_both(layer, session, arrays):
     got = session.run(None, feeds)
     want = layer(*[paddle.to_tensor(a) for a in arrays])
     want = list(want) if isinstance(want, (list, tuple)) else [want]
-    return got, [w.numpy() for w in want]
+    # a Python int (dynamic array_length, as in Paddle) is the exported [1] int64 tensor
+    return got, [w.numpy() if hasattr(w, "numpy") else np.array([w]) for w in want]
 
 
 def assert_same(layer, session, arrays, rtol=1e-4, atol=1e-5):
