@@ -62,3 +62,44 @@ def test_label_smoothing_weights_each_sample_by_its_smoothed_label():
 def test_bad_arguments_raise_value_errors(kwargs, label, match):
     with pytest.raises(ValueError, match=match):
         F.cross_entropy(t(LOGITS), t(label), **kwargs)
+
+
+def _smoothing_inputs():
+    """Logits, integer labels, their one-hot rows and soft labels (values of the Paddle
+    3.3.1 recording below)."""
+    rng = np.random.RandomState(0)
+    logits = rng.rand(4, 3)
+    labels = np.array([0, 1, 2, 0])
+    return logits, labels, np.eye(3)[labels], rng.dirichlet([1, 1, 1], 4)
+
+
+# (keywords, expected for one-hot and integer labels, expected for soft labels), recorded
+# with Paddle 3.3.1 on _smoothing_inputs()
+SMOOTHING_CASES = [
+    ({"label_smoothing": 0.1}, 1.149231, 1.073013),
+    ({"soft_label": True, "label_smoothing": 0.1}, 1.149231, 1.073013),
+    ({"soft_label": True, "label_smoothing": 0.3, "weight": [1.0, 2.0, 0.5]}, 1.159071,
+     1.082594),
+    ({"label_smoothing": 0.2, "weight": [1.0, 2.0, 0.5]}, 1.169518, 1.078953),
+    ({"label_smoothing": 0.2, "reduction": "sum", "use_softmax": False}, 2.373644, 1.833623),
+]
+
+
+@pytest.mark.parametrize("kwargs,hard,soft", SMOOTHING_CASES)
+def test_label_smoothing_of_one_hot_soft_and_integer_labels_as_paddle(kwargs, hard, soft):
+    logits, labels, one_hot, soft_labels = _smoothing_inputs()
+    kwargs = {k: t(v) if k == "weight" else v for k, v in kwargs.items()}
+    for label, want in [(one_hot, hard), (labels, hard), (soft_labels, soft)]:
+        got = F.cross_entropy(t(logits), t(label), **kwargs).numpy()
+        np.testing.assert_allclose(got, want, atol=2e-6)
+
+
+def test_smoothed_unreduced_loss_keeps_the_class_axis_as_paddle():
+    logits, labels, one_hot, soft_labels = _smoothing_inputs()
+    want = [[1.159788], [1.194313], [0.964739], [1.260765]]  # Paddle 3.3.1
+    for label in (labels, one_hot):
+        got = F.cross_entropy(t(logits), t(label), label_smoothing=0.2, reduction="none")
+        np.testing.assert_allclose(got.numpy(), want, atol=2e-6)
+    got = F.cross_entropy(t(logits), t(soft_labels), label_smoothing=0.2, reduction="none")
+    np.testing.assert_allclose(got.numpy(), [[1.060394], [1.022313], [1.066354], [1.159547]],
+                               atol=2e-6)

@@ -49,7 +49,8 @@ def _hard_label_loss(logp, label, weight, ignore_index, reduction, axis, smoothi
     Paddle. 'mean' divides by the kept samples' weights (their count without a weight), or
     by every sample when `mean_over_all` (cross_entropy with a negative ignore_index).
 
-    Unreduced losses keep a size-1 class axis when the label has one (like Paddle).
+    Unreduced losses keep a size-1 class axis when the label has one, or when smoothing
+    (Paddle smooths a one-hot copy of the labels, which keeps it).
     """
     axis %= len(logp.shape)
     logp = _class_last(logp, axis)
@@ -70,7 +71,7 @@ def _hard_label_loss(logp, label, weight, ignore_index, reduction, axis, smoothi
     if reduction == "mean":
         return api.mean(loss) if mean_over_all and weight is None else \
             _guarded_mean(loss, scale)
-    if reduction == "none" and keep_axis:
+    if reduction == "none" and (keep_axis or smoothing):
         return api.unsqueeze(loss, [axis])
     return _reduce(loss, reduction)
 
@@ -110,6 +111,17 @@ def _soft_label_loss(logp, label, weight, reduction, axis):
     return _guarded_mean(loss, scale) if reduction == "mean" else _reduce(loss, reduction)
 
 
+def _smoothed_probabilities(input, label, soft_label, axis, label_smoothing):  # noqa: A002
+    """Probability labels (soft, or one-hot rows of the input's shape) mixed with the
+    uniform distribution by label_smoothing, as Paddle smooths them; None for hard labels."""
+    per_class = len(label.shape) == len(input.shape) and label.shape[axis] not in (-1, 1)
+    if not label_smoothing or not per_class:
+        return None
+    classes = input.shape[axis]
+    return api.scale(api.cast(label, input.dtype), 1.0 - label_smoothing,
+                     label_smoothing / classes)
+
+
 def _check_label_rank(input, label, soft_label, axis):  # noqa: A002 - Paddle's name
     """The label's rank must equal the input's, or be one less for hard labels."""
     rank, label_rank = len(input.shape), len(label.shape)
@@ -128,8 +140,15 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                   soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
     """Softmax (optional) + cross entropy with hard or soft labels. As in Paddle, 'mean'
     with hard labels and no weight divides by the samples whose label is not ignore_index
-    when ignore_index >= 0, and by every sample otherwise (ignored ones adding 0)."""
+    when ignore_index >= 0, and by every sample otherwise (ignored ones adding 0).
+    With label_smoothing, probability labels (soft, or one-hot of the input's shape) are
+    mixed with the uniform distribution, as Paddle does."""
     _check_reduction(reduction)
+    smoothed = _smoothed_probabilities(input, label, soft_label, axis, label_smoothing)
+    if smoothed is not None:
+        label, soft_label = smoothed, True
+    elif label_smoothing:  # integer labels, one-hot and smoothed by the hard-label loss
+        soft_label = False
     _check_label_rank(input, label, soft_label, axis)
     if use_softmax and not soft_label and weight is None and not label_smoothing:
         return _fused_hard_label_loss(input, label, ignore_index, reduction, axis)
