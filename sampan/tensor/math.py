@@ -251,12 +251,17 @@ def _contracted_axes(axes, x_ndim):
     if axes and isinstance(axes[0], numbers.Integral):
         return axes, axes
     x_axes, y_axes = (list(axes[0]), list(axes[1])) if len(axes) == 2 else (axes[0], axes[0])
-    return x_axes, y_axes
+    # the shorter list continues with the longer one's remaining axes (Paddle's expansion:
+    # [[0, 1, 3], [1, 0]] contracts y's axes [1, 0, 3])
+    if len(x_axes) < len(y_axes):
+        x_axes = list(x_axes) + y_axes[len(x_axes):]
+    return list(x_axes), list(y_axes) + list(x_axes)[len(y_axes):]
 
 
 def tensordot(x, y, axes=2, name=None):
     """Sum of products over the contracted axes of x and y (an int n: the last n of x with
-    the first n of y; one list: the same axes of both; two lists: x's and y's axes)."""
+    the first n of y; one list: the same axes of both; two lists: x's and y's axes, the
+    shorter one extended with the longer one's trailing entries)."""
     x_axes, y_axes = _contracted_axes(axes, len(x.shape))
     x_axes = axes_in_range(x_axes, len(x.shape), "tensordot", "axes")
     y_axes = axes_in_range(y_axes, len(y.shape), "tensordot", "axes")

@@ -57,6 +57,13 @@ CASES = {
     "tensordot_lists": (lambda x, y: paddle.tensordot(x, y, [[1, 2], [1, 0]]),
                         lambda x, y: np.tensordot(x, y, [[1, 2], [1, 0]]),
                         [T, rng.normal(size=(4, 3, 2))], True),
+    # Paddle's axes expansion: the shorter list continues with the longer one's entries
+    "tensordot_expanded": (lambda x, y: paddle.tensordot(x, y, [[1, 2], [1]]),
+                           lambda x, y: np.tensordot(x, y, [[1, 2], [1, 2]]),
+                           [T, rng.normal(size=(2, 3, 4))], True),
+    "tensordot_expanded_x": (lambda x, y: paddle.tensordot(x, y, [[], [1, 2]]),
+                             lambda x, y: np.tensordot(x, y, [[1, 2], [1, 2]]),
+                             [T, rng.normal(size=(2, 3, 4))], True),
     "tensordot_same": (lambda x, y: paddle.tensordot(x, y, [0]),
                        lambda x, y: np.tensordot(x, y, [[0], [0]]), [X, X], True),
     "swapaxes": (lambda x: paddle.swapaxes(x, 0, 2), lambda x: np.swapaxes(x, 0, 2), [T], True),
