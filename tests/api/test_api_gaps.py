@@ -416,6 +416,16 @@ def test_hsigmoid_loss_default_tree_matches_numpy():
     np.testing.assert_allclose(no_bias.numpy(), _np_hsigmoid(x, label, 7, w, None), rtol=1e-12)
 
 
+def test_hsigmoid_loss_refuses_labels_outside_the_default_tree():
+    # Paddle 3.3.1 returns a loss read past the weight's rows for label == num_classes
+    x, w = rng.normal(size=(2, 3)), rng.normal(size=(4, 3))
+    with pytest.raises(ValueError, match=r"\[0, num_classes = 5\) with the default tree, "
+                                         r"got \[5\]"):
+        paddle.nn.functional.hsigmoid_loss(tensor(x), tensor(np.array([4, 5])), 5, tensor(w))
+    with pytest.raises(ValueError, match=r"got \[-1\]"):
+        paddle.nn.HSigmoidLoss(3, 5)(tensor(x), tensor(np.array([[-1], [0]])))
+
+
 def test_hsigmoid_loss_custom_tree_and_gradients():
     x, w, b = rng.normal(size=(3, 4)), rng.normal(size=(3, 4)), rng.normal(size=(3, 1))
     table = np.array([[0, 1, -1], [0, 2, -1], [0, -1, -1]])

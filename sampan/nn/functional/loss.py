@@ -463,6 +463,18 @@ def _default_tree_paths(label, num_classes):
     return table, api.remainder(shifted[:, :length], api.full([length], 2, "int64"))
 
 
+def _check_leaf_labels(label, num_classes):
+    """Eagerly refuse labels outside [0, num_classes): their default-tree paths leave the
+    weight's rows (Paddle then reads past them and returns an arbitrary loss)."""
+    if current_mode().is_static:
+        return
+    values = label.numpy()
+    bad = values[(values < 0) | (values >= num_classes)]
+    if bad.size:
+        raise ValueError(f"hsigmoid_loss: labels must lie in [0, num_classes = {num_classes})"
+                         f" with the default tree, got {bad.ravel()[:5].tolist()}")
+
+
 def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,  # noqa: A002
                   path_code=None, is_sparse=False, name=None):
     """Hierarchical sigmoid loss [N, 1]: the sum of the binary cross-entropies of the
@@ -479,6 +491,7 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         if num_classes < 2:
             raise ValueError(f"hsigmoid_loss: num_classes must be at least 2 with the "
                              f"default tree, got {num_classes}")
+        _check_leaf_labels(label, num_classes)
         path_table, path_code = _default_tree_paths(label, num_classes)
     length = path_table.shape[-1]
     valid = api.greater_equal(path_table, api.full_like(path_table, 0))
