@@ -43,6 +43,28 @@ class Sequential(Layer):
             x = layer(x)
         return x
 
+    def append(self, layer):
+        """Add `layer` at the end (named by its position); returns the Sequential."""
+        self.add_sublayer(str(len(self)), layer)
+        return self
+
+    def extend(self, layers):
+        """Add each of `layers` at the end; returns the Sequential."""
+        for layer in layers:
+            self.append(layer)
+        return self
+
+    def insert(self, index, layer):
+        """Insert `layer` before position `index` (negative counts from the end); the
+        layers are then named by their positions. Returns the Sequential."""
+        if not -len(self) <= index <= len(self):
+            raise IndexError(f"Sequential.insert: index {index} out of range for "
+                             f"{len(self)} layers")
+        layers = list(self._sub_layers.values())
+        layers.insert(index, layer)
+        self._sub_layers.clear()
+        return self.extend(layers)
+
 
 class LayerList(Layer):
     """A list of sublayers registered as "0", "1", ..."""

@@ -12,6 +12,7 @@ from ...framework_mode import in_dynamic_mode
 from ...static.framework import Parameter as StaticParameter, Variable
 from ...static.mode import is_capturing_tensors
 from ...core.param_attr import ParamAttr
+from .module_methods import ModuleMethods
 
 __all__ = ["Layer", "HookRemoveHelper"]
 
@@ -70,7 +71,7 @@ class HookRemoveHelper:
         self._hooks.pop(self._id, None)
 
 
-class Layer:
+class Layer(ModuleMethods):
     """Base class of layers: assign Parameters, Layers and buffers as attributes."""
 
     def __init__(self, name_scope=None, dtype=None):
@@ -249,11 +250,13 @@ class Layer:
             stack.extend((f"{name}.{key}" if name else key, sub, False)
                          for key, sub in reversed(layer._sub_layers.items()) if sub is not None)
 
-    def named_sublayers(self, prefix="", include_self=False, layers_set=None):
-        """(qualified name, layer) of every sublayer, depth first, each once."""
+    def named_sublayers(self, prefix="", include_self=False, layers_set=None,
+                        remove_duplicate=True):
+        """(qualified name, layer) of every sublayer, depth first, each once (or once per
+        path when not remove_duplicate)."""
         seen = set() if layers_set is None else layers_set
         for name, layer in self._walk():
-            if (name or include_self) and layer not in seen:
+            if (name or include_self) and (layer not in seen or not remove_duplicate):
                 seen.add(layer)
                 yield ".".join(part for part in (prefix, name) if part), layer
 
