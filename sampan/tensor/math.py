@@ -415,13 +415,13 @@ def _power_of_two(y):
     return api.elementwise_pow(api.full_like(y, 2), y)
 
 
-def bitwise_left_shift(x, y, is_arithmetic=True, out=None, name=None):
+def bitwise_left_shift(x, y, is_arithmetic=True, name=None):
     """x << y elementwise (arithmetic and logical left shifts agree)."""
     y = _shift_amount(x, y, "bitwise_left_shift")
     return api.multiply(x, _power_of_two(y))
 
 
-def bitwise_right_shift(x, y, is_arithmetic=True, out=None, name=None):
+def bitwise_right_shift(x, y, is_arithmetic=True, name=None):
     """x >> y elementwise: arithmetic (sign-filling) by default; with is_arithmetic=False
     the bits of a negative x shift as an unsigned pattern (zero-filling)."""
     y = _shift_amount(x, y, "bitwise_right_shift")
