@@ -10,7 +10,7 @@ __all__ = ["core", "framework", "dygraph", "Program", "Variable", "Executor", "C
            "in_dygraph_mode", "in_pir_mode", "in_dynamic_or_pir_mode", "unique_name",
            "is_compiled_with_cuda", "is_compiled_with_xpu", "is_compiled_with_rocm",
            "is_compiled_with_cinn", "enable_dygraph", "disable_dygraph", "gradients",
-           "append_backward"]
+           "append_backward", "set_flags", "get_flags"]
 _lazy_exports(globals(), {
     ".framework": ["Program", "Variable", "program_guard", "default_main_program",
                    "default_startup_program", "name_scope", "in_dygraph_mode", "in_pir_mode",
@@ -20,4 +20,5 @@ _lazy_exports(globals(), {
     "..core.place": ["CPUPlace", "CUDAPlace", "is_compiled_with_cuda", "is_compiled_with_xpu",
                      "is_compiled_with_rocm", "is_compiled_with_cinn"],
     "..core.param_attr": ["ParamAttr"],
+    "..core.flags": ["set_flags", "get_flags"],
 })

@@ -10,6 +10,9 @@ _DEFAULTS = {
     # asks for the parallel scheduler (reproducible order of side effects, e.g. print)
     "FLAGS_new_executor_sequential_run": False,
     "FLAGS_static_verify": False,
+    # Paddle's switch for strided (view) kernels, on by default in Paddle 3; accepted for
+    # code that sets it: sampan's view functions return copies either way
+    "FLAGS_use_stride_kernel": True,
 }
 _TRUE_TEXT = ("1", "true", "yes", "on")
 
