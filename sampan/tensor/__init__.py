@@ -5,6 +5,7 @@ signature differs from the op's, add creation helpers, compositions and tensor a
 and finally install the public functions as Tensor/Variable methods.
 """
 import sys as _sys
+import types as _types
 
 from ..eager.tensor import Tensor as _Tensor
 
@@ -72,3 +73,27 @@ _install_method_table(_random_fill_methods)
 _install_method_table(_alias_methods)
 for _name, _fn in _more_tensor_methods.items():  # eager-only methods: Tensor, not Variable
     setattr(_Tensor, _name, _fn)
+
+
+def _package_fallback(name):
+    """Module __getattr__: a public name of this package (Paddle's paddle.tensor.<module>
+    files group functions differently: paddle.tensor.math.frexp is sampan's extra.frexp)."""
+    if name.startswith("_") or name not in __all__:
+        raise AttributeError(name)
+    return globals()[name]
+
+
+for _module in (creation, extra, linalg, logic, manipulation, math, search, stat):
+    _module.__getattr__ = _package_fallback
+
+
+class _PackageAndConstructor(_types.ModuleType):
+    """`paddle.tensor` is this package and, called, Paddle 3's constructor."""
+
+    def __call__(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        """A new tensor holding `data` (a copy, without history, for a Tensor), trainable
+        when requires_grad: `paddle.tensor([1.0, 2.0], requires_grad=True)`."""
+        return to_tensor(data, dtype, device, stop_gradient=not requires_grad)
+
+
+_sys.modules[__name__].__class__ = _PackageAndConstructor
