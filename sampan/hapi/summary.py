@@ -26,10 +26,11 @@ def _shapes_and_dtypes(input_size):
 
 
 def _example_inputs(input_size, dtypes, inputs):
-    """Zero tensors for `input_size` (shapes or InputSpecs; None/-1 dims become 1) in
-    `dtypes` (default: the spec's dtype, else float32), or the given inputs."""
+    """The network's positional arguments: zero tensors for `input_size` (shapes or
+    InputSpecs; None/-1 dims become 1) in `dtypes` (default: the spec's dtype, else
+    float32), or `inputs` as the one argument (a tensor, list or dict, as Paddle passes it)."""
     if inputs is not None:
-        return list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        return [inputs]
     if input_size is None:
         raise ValueError("summary/flops need input_size or input")
     sizes = _shapes_and_dtypes(input_size)
@@ -39,6 +40,15 @@ def _example_inputs(input_size, dtypes, inputs):
         shape = [1 if d is None or d < 0 else int(d) for d in size]
         made.append(Tensor(np.zeros(shape, to_dtype(dtype or spec_dtype or "float32").np)))
     return made
+
+
+def _flat_tensors(value):
+    """The tensors of a tensor, list, tuple or dict (nested)."""
+    if isinstance(value, Tensor):
+        return [value]
+    items = value.values() if isinstance(value, dict) else \
+        value if isinstance(value, (list, tuple)) else []
+    return [t for item in items for t in _flat_tensors(item)]
 
 
 def _leaves(net):
@@ -51,11 +61,20 @@ def _numel(shape):
     return int(np.prod(shape)) if len(shape) else 1
 
 
-def _trace(net, inputs):
-    """[(layer, input tensors, output tensors)] for every leaf layer call, run eagerly in
-    eval mode (a to_static network too: its hooks then see real tensors on every call)."""
+def _summarised(net):
+    """The layers summary shows, as Paddle's: every sublayer but Sequential and LayerList
+    containers (the network itself when it has no sublayers)."""
+    from ..nn import LayerList, Sequential
+    shown = [layer for layer in net.sublayers()
+             if not isinstance(layer, (Sequential, LayerList))]
+    return shown or [net]
+
+
+def _trace(net, inputs, layers):
+    """[(layer, input tensors, output tensors)] for every call of one of `layers`, run
+    eagerly in eval mode (a to_static network too: its hooks then see real tensors)."""
     records, handles = [], []
-    for layer in _leaves(net):
+    for layer in layers:
         def hook(layer, ins, outs):
             outs_l = outs if isinstance(outs, (list, tuple)) else [outs]
             records.append((layer, tuple(i for i in ins if isinstance(i, Tensor)),
@@ -82,19 +101,38 @@ def _megabytes(count):
     return count * 4.0 / 1024 ** 2
 
 
+def _row_name(layer, position):
+    """Paddle's row name: the class and 1 + the layer's unique-name number ("Conv2D-3" for
+    conv2d_2), or its position in the table."""
+    suffix = layer._full_name.rsplit("_", 1)[-1]
+    return f"{type(layer).__name__}-{int(suffix) + 1 if suffix.isdigit() else position + 1}"
+
+
 def _summary_rows(records):
-    """Table rows (name-index, input shapes, output shape(s), parameter count) and the
+    """Table rows (name, input shapes, output shape(s), parameter count) by name (a
+    layer called twice keeps its first place and its last call, as in Paddle) and the
     total number of output elements."""
-    counts, rows, outputs = {}, [], 0
+    rows = {}
     for layer, ins, outs in records:
-        kind = type(layer).__name__
-        counts[kind] = counts.get(kind, 0) + 1
         n_params = sum(_numel(p.shape) for p in layer.parameters(include_sublayers=False))
         shapes = [list(o.shape) for o in outs]
-        outputs += sum(_numel(shape) for shape in shapes)
-        rows.append((f"{kind}-{counts[kind]}", str([list(i.shape) for i in ins]),
-                     str(shapes[0] if len(shapes) == 1 else shapes), f"{n_params:,}"))
-    return rows, outputs
+        name = _row_name(layer, len(rows))
+        rows[name] = (name, str([list(i.shape) for i in ins]),
+                      str(shapes[0] if len(shapes) == 1 else shapes), f"{n_params:,}", shapes)
+    outputs = sum(_numel(shape) for row in rows.values() for shape in row[4])
+    return [row[:4] for row in rows.values()], outputs
+
+
+# Paddle's table: columns at least this wide, centred, one space apart; rules at least 75
+_MIN_WIDTHS = (15, 20, 20, 15)
+
+
+def _table_lines(rows):
+    """(rule width, header line, row lines) of the summary table."""
+    widths = [max(w, *(len(r[i]) for r in rows)) if rows else w
+              for i, w in enumerate(_MIN_WIDTHS)]
+    centred = lambda cells: " ".join(f"{c:^{w}}" for c, w in zip(cells, widths))
+    return max(75, sum(widths) + 5), centred(_HEADERS), [centred(r) for r in rows]
 
 
 def summary(net, input_size=None, dtypes=None, input=None):  # noqa: A002
@@ -102,27 +140,27 @@ def summary(net, input_size=None, dtypes=None, input=None):  # noqa: A002
     then the totals and the memory estimate (input, forward/backward activations,
     parameters, in MB); return {'total_params', 'trainable_params'}."""
     inputs = _example_inputs(input_size, dtypes, input)
-    rows, outputs = _summary_rows(_trace(net, inputs))
+    rows, outputs = _summary_rows(_trace(net, inputs, _summarised(net)))
     total = sum(_numel(p.shape) for p in net.parameters())
     trainable = sum(_numel(p.shape) for p in net.parameters()
                     if not p.stop_gradient and getattr(p, "trainable", True))
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(_HEADERS)]
-    line = "-" * (sum(widths) + 2 * len(widths))
+    width, header, lines = _table_lines(rows)
+    line = "-" * width
     print(line)
-    print("  ".join(h.center(w) for h, w in zip(_HEADERS, widths)))
-    print("=" * len(line))
-    for r in rows:
-        print("  ".join(c.center(w) for c, w in zip(r, widths)))
-    print("=" * len(line))
+    print(header)
+    print("=" * width)
+    for row_line in lines:
+        print(row_line)
+    print("=" * width)
     print(f"Total params: {total:,}\nTrainable params: {trainable:,}\n"
           f"Non-trainable params: {total - trainable:,}")
     print(line)
-    sizes = (_megabytes(sum(_numel(list(t.shape)) for t in inputs)), _megabytes(2 * outputs),
+    sizes = (_megabytes(sum(_numel(list(t.shape)) for t in _flat_tensors(inputs))),
+             _megabytes(2 * outputs),
              _megabytes(total))
     print(f"Input size (MB): {sizes[0]:.2f}\nForward/backward pass size (MB): {sizes[1]:.2f}\n"
           f"Params size (MB): {sizes[2]:.2f}\nEstimated Total Size (MB): {sum(sizes):.2f}")
-    print(line)
+    print(line + "\n")
     return {"total_params": total, "trainable_params": trainable}
 
 
@@ -204,7 +242,7 @@ def flops(net, input_size, custom_ops=None, print_detail=False):
     FLOPs). Prints "Total Flops: ...  Total Params: ..."."""
     rules = {**_rules(), **(custom_ops or {})}
     per_layer = {}
-    for layer, ins, outs in _trace(net, _example_inputs(input_size, None, None)):
+    for layer, ins, outs in _trace(net, _example_inputs(input_size, None, None), _leaves(net)):
         count = _layer_flops(layer, rules.get(type(layer)), ins, outs)
         previous = per_layer.get(id(layer), (layer, None, None, 0))[3]
         per_layer[id(layer)] = (layer, list(ins[0].shape) if ins else [],

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import sampan as paddle
+from sampan import nn
 from sampan.io import TensorDataset
 
 
@@ -119,3 +120,73 @@ def test_summary_prints_input_shapes_and_paddles_size_estimate(capsys):
     for line in ("Input size (MB): 0.00", "Forward/backward pass size (MB): 0.11",
                  "Params size (MB): 0.24", "Estimated Total Size (MB): 0.35"):
         assert line in out
+
+
+class _ListInput(nn.Layer):
+    """A network taking one list argument (Paddle's summary docstring example 3)."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2D(1, 2, 3), nn.ReLU())
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, inputs):
+        return self.fc(paddle.flatten(self.body(inputs[0]), 1) + inputs[1])
+
+
+def _name(layer):
+    return f"{type(layer).__name__}-{int(layer._full_name.split('_')[-1]) + 1}"
+
+
+def test_summary_table_is_laid_out_as_paddles(capsys):
+    """The layout of Paddle 3.3.1's table: columns of at least 15/20/20/15 characters,
+    centred and one space apart, rules of at least 75; a list or dict `input` is passed
+    as the network's one argument; Sequential containers get no row."""
+    net = _ListInput()
+    info = paddle.summary(net, input=[paddle.ones([1, 1, 4, 3]), paddle.ones([1, 4])])
+    assert info == {"total_params": 35, "trainable_params": 35}
+    conv, relu = net.body[0], net.body[1]
+    want = [
+        "-" * 75,
+        " Layer (type)       Input Shape          Output Shape         Param #    ",
+        "=" * 75,
+        f"{_name(conv):^15} {'[[1, 1, 4, 3]]':^20} {'[1, 2, 2, 1]':^20} {'20':^15}",
+        f"{_name(relu):^15} {'[[1, 2, 2, 1]]':^20} {'[1, 2, 2, 1]':^20} {'0':^15}",
+        f"{_name(net.fc):^15} {'[[1, 4]]':^20} {'[1, 3]':^20} {'15':^15}",
+        "=" * 75,
+        "Total params: 35", "Trainable params: 35", "Non-trainable params: 0", "-" * 75]
+    out = capsys.readouterr().out
+    assert out.splitlines()[:len(want)] == want
+    assert out.endswith("-" * 75 + "\n\n")
+
+
+def test_summary_of_a_dict_input_network():
+    class DictInput(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 2)
+
+        def forward(self, inputs):
+            return self.fc(inputs["x"]) * inputs["scale"]
+    info = paddle.summary(DictInput(), input={"x": paddle.ones([2, 4]),
+                                              "scale": paddle.ones([2, 2])})
+    assert info == {"total_params": 10, "trainable_params": 10}
+
+
+def test_summary_rows_include_custom_blocks_as_paddle():
+    class Block(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.fc(x)
+
+    import io
+    import contextlib
+    net = nn.Sequential(Block(), nn.ReLU())
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        paddle.summary(net, (1, 4))
+    names = [line.split()[0] for line in buffer.getvalue().splitlines()[3:6]]
+    assert names == [_name(net[0].fc), _name(net[0]), _name(net[1])]
