@@ -14,10 +14,11 @@ URL = "https://dataset.bj.bcebos.com/imdb%2FaclImdb_v1.tar.gz"
 
 
 def _tokens(raw):
-    """A review's words: trailing newlines stripped, ASCII punctuation removed, lower-cased,
-    split on whitespace (Paddle's tokenisation)."""
+    """A review's words as bytes (as Paddle keeps them: its tutorials decode the dictionary's
+    keys): trailing newlines stripped, ASCII punctuation removed, lower-cased, split on
+    whitespace (Paddle's tokenisation)."""
     text = raw.rstrip(b"\n\r").translate(None, string.punctuation.encode("latin-1"))
-    return [w.decode("latin-1") for w in text.lower().split()]
+    return text.lower().split()
 
 
 def _reviews(archive, pattern):
@@ -33,8 +34,9 @@ def _reviews(archive, pattern):
 
 class Imdb(Dataset):
     """(word ids, label) pairs: label 0 for aclImdb/<mode>/pos reviews, 1 for neg. The
-    dictionary holds the words appearing more than `cutoff` times in all train and test
-    reviews, most frequent first, then '<unk>' for the others.
+    dictionary `word_idx` holds the words (bytes, as in Paddle) appearing more than
+    `cutoff` times in all train and test reviews, most frequent first, then the str '<unk>'
+    for the others.
 
     Example:
         >>> data = Imdb(data_file="aclImdb_v1.tar.gz", mode="test", cutoff=150)
