@@ -7,6 +7,7 @@ LoDTensors of a static Program's `state_dict()` come back as LoDTensors, as in P
 wrote (through `interop.paddle`'s restricted unpickler, which never runs code either).
 """
 import os
+import sys
 
 import numpy as np
 
@@ -77,9 +78,24 @@ def _from_record(return_numpy):
 FORMATS = ("sampan", "paddle")
 
 
+def _is_program(obj):
+    """True for a static Program (its module is loaded if obj is one: no import here)."""
+    framework = sys.modules.get(f"{__package__}.static.framework")
+    return framework is not None and isinstance(obj, framework.Program)
+
+
+def _save_program(program, path):
+    """Write `program`'s JSON to `path` through a temporary file (no half-written file)."""
+    from .static.serialize import program_to_json
+    partial = f"{path}.partial"
+    with open(partial, "w", encoding="utf-8") as file:
+        file.write(program_to_json(program))
+    os.replace(partial, path)
+
+
 def save(obj, path, protocol=4, **configs):
     """Write `obj` (a Tensor, or nested dicts/lists/tuples of tensors, arrays, numbers and
-    strings) to `path` atomically.
+    strings; or a static Program, as its JSON) to `path` atomically.
 
     `format="sampan"` (the default) writes the pickle-free state-tree file;
     `format="paddle"` writes the pickle real Paddle's `paddle.load` reads (protocol 2-4).
@@ -91,7 +107,9 @@ def save(obj, path, protocol=4, **configs):
     directory = os.path.dirname(path)
     if directory:
         os.makedirs(directory, exist_ok=True)
-    if file_format == "paddle":
+    if _is_program(obj):
+        _save_program(obj, path)
+    elif file_format == "paddle":
         from .interop.paddle.checkpoint_writer import save_checkpoint
         save_checkpoint(obj, path, protocol)
     else:
@@ -99,13 +117,18 @@ def save(obj, path, protocol=4, **configs):
 
 
 def load(path, **configs):
-    """Read what `save` wrote, or a checkpoint real Paddle's `paddle.save` wrote (a pickle,
+    """Read what `save` wrote (a Program for a saved Program), or a checkpoint real Paddle's
+    `paddle.save` wrote (a pickle,
     read without running any code in it); `return_numpy=True` gives arrays instead of
     Tensors, `keep_name_table=True` keeps a Paddle state dict's name table."""
     path = os.fspath(path)
     return_numpy = bool(configs.get("return_numpy", False))
     with open(path, "rb") as file:
         head = file.read(2)
+    if head[:1] == b"{":  # a Program saved by save()
+        from .static.serialize import program_from_json
+        with open(path, encoding="utf-8") as file:
+            return program_from_json(file.read())
     if len(head) == 2 and head[0] == 0x80:
         from .interop.paddle.checkpoint import load_checkpoint
         return load_checkpoint(path, return_numpy, bool(configs.get("keep_name_table")))
