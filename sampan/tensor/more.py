@@ -359,4 +359,12 @@ METHODS = {
     "matrix_power": matrix_power,
     "fill_diagonal_": _inplace(_fill_diagonal, "fill_diagonal_"),
 }
-TENSOR_METHODS = {"data_ptr": _data_ptr}  # eager only: a Variable holds no buffer
+def _global_block(x):
+    """The default main Program's global block: what Paddle's eager tensors report as
+    their `block` (model code passes it to an initializer: `init(param, param.block)`)."""
+    from ..static.program_state import default_main_program
+    return default_main_program().global_block()
+
+
+# eager only: a Variable holds no buffer and has its own block
+TENSOR_METHODS = {"data_ptr": _data_ptr, "block": property(_global_block)}
