@@ -7,7 +7,34 @@ from .layers import Layer
 __all__ = ["Sequential", "LayerList", "LayerDict", "ParameterList", "ParameterDict"]
 
 
-class Sequential(Layer):
+class _PositionalLayers:
+    """append / extend / insert of sublayers named by their positions ("0", "1", ...),
+    shared by Sequential and LayerList; each returns the container."""
+
+    def append(self, layer):
+        """Add `layer` at the end."""
+        self.add_sublayer(str(len(self)), layer)
+        return self
+
+    def extend(self, layers):
+        """Add each of `layers` at the end."""
+        for layer in layers:
+            self.append(layer)
+        return self
+
+    def insert(self, index, layer):
+        """Insert `layer` before position `index` (negative counts from the end); the
+        layers are then named by their positions."""
+        if not -len(self) <= index <= len(self):
+            raise IndexError(f"{type(self).__name__}.insert: index {index} out of range "
+                             f"for {len(self)} layers")
+        layers = list(self._sub_layers.values())
+        layers.insert(index, layer)
+        self._sub_layers.clear()
+        return self.extend(layers)
+
+
+class Sequential(_PositionalLayers, Layer):
     """Calls its sublayers in order; built from layers or (name, layer) pairs."""
 
     def __init__(self, *layers):
@@ -43,30 +70,8 @@ class Sequential(Layer):
             x = layer(x)
         return x
 
-    def append(self, layer):
-        """Add `layer` at the end (named by its position); returns the Sequential."""
-        self.add_sublayer(str(len(self)), layer)
-        return self
 
-    def extend(self, layers):
-        """Add each of `layers` at the end; returns the Sequential."""
-        for layer in layers:
-            self.append(layer)
-        return self
-
-    def insert(self, index, layer):
-        """Insert `layer` before position `index` (negative counts from the end); the
-        layers are then named by their positions. Returns the Sequential."""
-        if not -len(self) <= index <= len(self):
-            raise IndexError(f"Sequential.insert: index {index} out of range for "
-                             f"{len(self)} layers")
-        layers = list(self._sub_layers.values())
-        layers.insert(index, layer)
-        self._sub_layers.clear()
-        return self.extend(layers)
-
-
-class LayerList(Layer):
+class LayerList(_PositionalLayers, Layer):
     """A list of sublayers registered as "0", "1", ..."""
 
     def __init__(self, sublayers=None):
@@ -98,23 +103,6 @@ class LayerList(Layer):
     def __iter__(self):
         return iter(self._sub_layers.values())
 
-    def append(self, sublayer):
-        """Add a layer at the end."""
-        self.add_sublayer(str(len(self)), sublayer)
-        return self
-
-    def extend(self, sublayers):
-        """Add several layers at the end."""
-        for layer in sublayers:
-            self.append(layer)
-        return self
-
-    def insert(self, index, sublayer):
-        """Insert a layer before `index`."""
-        layers = list(self._sub_layers.values())
-        layers.insert(index, sublayer)
-        self._sub_layers.clear()
-        self.extend(layers)
 
 
 class LayerDict(Layer):
