@@ -71,6 +71,11 @@ class NodeBase:
     def apply(self, grads, create_graph):
         raise NotImplementedError
 
+    def apply_once(self, grads, create_graph):
+        """apply, in a backward pass that releases the node right after it: a node may let
+        go of each saved value as soon as it has used it (by default, plain apply)."""
+        return self.apply(grads, create_graph)
+
     def link_outputs(self, tensors):
         """Make `tensors` (the node's flat outputs) the node's differentiable results."""
         for k, t in enumerate(tensors):
@@ -508,9 +513,10 @@ def _engine(seed_edges, seeds, retain_graph, create_graph, capture=None, blocked
             if not retain_graph:  # GradNode.release, inlined
                 node.saved = node.edges = _RELEASED
             continue
-        else:
+        elif retain_graph:
             by_input = node.apply(grads, create_graph)
-        if not retain_graph:
+        else:
+            by_input = node.apply_once(grads, create_graph)
             node.release()
     if leaf_grads:
         _finish_leaves(leaf_grads, create_graph, capture, blocked)

@@ -12,7 +12,8 @@ between different globals would defeat CPython's global-lookup caches).
 
 A chunk takes the register file: it loads the registers it reads before writing them,
 deletes a local after its last use (the plan's `frees`, so big intermediates go as early
-as in the instruction loop; a freed register an earlier chunk stored is cleared too) and
+as in the instruction loop; a freed register it loaded, from the caller or an earlier
+chunk, is cleared in the register file too, or the file would keep the value alive) and
 stores back every register it wrote that is still live at its end, leaving the register
 file as the instruction loop would (freed registers aside). Instruction FIRST + i of a
 chunk is on its line FIRST_LINE + i, which is how a failure is traced back to its op.
@@ -36,7 +37,7 @@ class _Writer:
     def __init__(self, first):
         self.first, self.kernels, self.slots, self.names = first, [], [], {}
         self.loads, self.lines = [], []
-        self.present, self.live = set(), set()
+        self.present, self.live, self.loaded = set(), set(), set()
 
     def local(self, slot):
         """The chunk's local name of register `slot` (its slot number is S<same k>)."""
@@ -55,6 +56,7 @@ class _Writer:
                 name = self.local(s)
                 self.loads.append(f"{name} = regs[S{name[1:]}]")
                 self.present.add(s)
+                self.loaded.add(s)
         call = f"f{k}({', '.join(map(self.local, ins))})"
         if out >= 0:
             written, line = [out], f"{self.local(out)} = {call}"
@@ -70,9 +72,10 @@ class _Writer:
         dead = ["v"] * (out < 0) + [self.local(s) for s in gone]  # v: a multi-output result
         if dead:
             line += "; del " + ", ".join(dead)
-        for s in gone:
-            if s in stored:
+        for s in gone:  # the register file lets go of it too, as the instruction loop
+            if s in stored or s in self.loaded:
                 stored.discard(s)
+                self.loaded.discard(s)
                 line += f"; regs[S{self.local(s)[1:]}] = None"
         self.lines.append(f"    {line}\n")
 

@@ -110,6 +110,16 @@ class RunProgramNode(NodeBase):
 
     def apply(self, grads, create_graph):
         """Input/parameter gradients (aligned with edges) from the output gradients."""
+        return self._backward(grads, create_graph, keep=True)
+
+    def apply_once(self, grads, create_graph):
+        """apply, handing the saved values over to the backward plan, which drops each
+        after its last reader (as eager nodes free theirs one by one)."""
+        return self._backward(grads, create_graph, keep=False)
+
+    def _backward(self, grads, create_graph, keep):
+        """Run the backward plan on the output gradients and the forward's saved values
+        (`keep`: the node keeps them for another backward)."""
         if create_graph:
             raise NotImplementedError("create_graph (double backward) through a to_static "
                                       "function is not supported (sampan/jit/partial_program.py)")
@@ -119,6 +129,8 @@ class RunProgramNode(NodeBase):
             regs[slot] = np.zeros(shape, dtype) if g is None else np.asarray(g, dtype)
         for slot, value in zip(compiled.bwd_slots, self.saved):
             regs[slot] = value
+        if not keep:  # the register file holds the only references now
+            self.saved = None
         found = _run(compiled.backward, regs)
         if compiled.all_reached:
             return found
