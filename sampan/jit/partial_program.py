@@ -61,7 +61,9 @@ def _run(plan, regs):
     except Exception as exc:
         attach_op_origin(exc, plan)
         raise
-    return _results(plan, regs, True)
+    if plan.fetch_copies:
+        return _results(plan, regs, True)
+    return list(plan.fetch_get(regs))
 
 
 def _reads(specs, numbered):
@@ -272,10 +274,12 @@ class PartialProgram:
     def run_flat(self, inputs):
         """Run forward on eager `inputs`; the returned output Tensors as a list (`out_vars`
         order), after setting the stored attributes to theirs."""
-        tensors = [*inputs, *self.state_tensors]
-        sources = self._sources(tensors)
+        if not (self.differentiable and STATE.enabled):
+            sources = ()  # nothing records: the inference plan, no per-tensor flags read
+        else:
+            sources = self._sources([*inputs, *self.state_tensors])
         compiled = self._compiled.get(sources) or self._compile(sources)
-        values = list(map(_DATA, tensors))
+        values = [*map(_DATA, inputs), *map(_DATA, self.state_tensors)]
         forward = compiled.forward
         regs = forward.template[:]
         for slot, k in compiled.fwd_reads:
@@ -290,7 +294,7 @@ class PartialProgram:
             out._name = name
         if compiled.backward is not None:
             values += fetched[n_out:]
-            self._record(compiled, tensors, outs, values)
+            self._record(compiled, [*inputs, *self.state_tensors], outs, values)
         elif self.marked_outputs and STATE.enabled:
             for k in self.marked_outputs:
                 outs[k].stop_gradient = False

@@ -7,6 +7,8 @@ training behaviour runs (dropout, batch statistics), as in Paddle. Called while 
 built (to_static or jit.save of a layer holding
 it), a method's saved ops are appended to that Program.
 """
+import operator
+
 import numpy as np
 
 from ..core.unique_name import generate
@@ -37,6 +39,14 @@ def _flat(args):
         else:
             out.append(value)
     return out
+
+
+_MAX_SIGNATURES = 1024  # input shape combinations remembered per method
+
+
+# class, shape and dtype of an argument: Tensors with the signatures of a call that passed
+# every input check pass them again
+_SIGNATURE = operator.attrgetter("__class__", "_data.shape", "_data.dtype")
 
 
 def _renamed(slots, names):
@@ -74,6 +84,7 @@ class _Method:
         self._train_args = (inputs, state)
         self.shape_gate = InputShapeGate(saved.program, [(n, s) for n, s, _ in self.checks],
                                          saved.name)
+        self.signatures = set()  # _SIGNATURE of Tensor inputs that passed every check
 
     def _runner(self):
         """The saved (inference) program's runner in eval mode; in train mode, as Paddle's,
@@ -105,6 +116,12 @@ class _Method:
         return value
 
     def __call__(self, *args):
+        try:
+            signature = tuple(map(_SIGNATURE, args))
+        except AttributeError:  # an argument that is not a Tensor
+            signature = None
+        if signature in self.signatures:  # inputs like earlier checked ones: run at once
+            return (self._runner() if self.layer.training else self.runner)(args)
         values = args if all(isinstance(a, Tensor) for a in args) else _flat(args)
         if len(values) != len(self.checks):
             raise TypeError(f"{self.saved.name}() takes {len(self.checks)} input tensor(s) "
@@ -113,6 +130,8 @@ class _Method:
             return self._inline(values)
         tensors = [self._tensor(v, c) for v, c in zip(values, self.checks)]
         self.shape_gate.check([t._data.shape for t in tensors])
+        if values is args and len(self.signatures) < _MAX_SIGNATURES:
+            self.signatures.add(signature)
         return self._runner()(tensors)
 
     def _inline(self, values):

@@ -16,27 +16,33 @@ from ...ops.registry import OPS
 __all__ = ["INPLACE", "FRESH_PRODUCERS", "inplace_kernel"]
 
 
-def _broadcasts_to(small, big):
-    """Whether shape `small` broadcasts to shape `big` (without changing it)."""
-    return len(small) <= len(big) and all(
-        s == b or s == 1 for s, b in zip(reversed(small), reversed(big)))
-
-
 def _binary(ufunc, kernel):
     """x (op)= y when y has x's dtype and broadcasts to x's shape (a [1, C, 1, 1] bias
     included), else the kernel."""
     def run(x, y):
-        if x.dtype == y.dtype and x.ndim and _broadcasts_to(y.shape, x.shape):
-            return ufunc(x, y, out=x)
+        if x.dtype == y.dtype and x.ndim:
+            try:  # NumPy refuses an output of another shape than the broadcast result
+                return ufunc(x, y, out=x)
+            except ValueError:
+                pass
         return kernel(x, y)
     return run
 
 
-def _unary(apply, kernel):
-    """x = f(x) for floating x, else the kernel."""
+def _unary(ufunc, kernel):
+    """x = ufunc(x) for floating x, else the kernel."""
     def run(x):
         if x.ndim and x.dtype.kind == "f":
-            return apply(x)
+            return ufunc(x, out=x)
+        return kernel(x)
+    return run
+
+
+def _relu(kernel):
+    """x = max(x, 0) for floating x, else the kernel."""
+    def run(x):
+        if x.ndim and x.dtype.kind == "f":
+            return np.maximum(x, 0, out=x)
         return kernel(x)
     return run
 
@@ -55,9 +61,9 @@ _MAKERS = {
     "add": lambda k: _binary(np.add, k),
     "subtract": lambda k: _binary(np.subtract, k),
     "multiply": lambda k: _binary(np.multiply, k),
-    "relu": lambda k: _unary(lambda x: np.maximum(x, 0, out=x), k),
-    "tanh": lambda k: _unary(lambda x: np.tanh(x, out=x), k),
-    "exp": lambda k: _unary(lambda x: np.exp(x, out=x), k),
+    "relu": _relu,
+    "tanh": lambda k: _unary(np.tanh, k),
+    "exp": lambda k: _unary(np.exp, k),
 }
 if "sgd" in OPS:
     _MAKERS["sgd"] = _sgd
