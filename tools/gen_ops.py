@@ -40,7 +40,10 @@ def _attr_exprs(spec):
         if typ in TENSOR_TYPES:
             continue
         fn = NORMALISE.get(typ)
-        exprs.append(f"{fn}({name})" if fn else name)
+        if typ == "bool":  # a bool passes as it is, without a call (hot eager attributes)
+            exprs.append(f"({name} if {name}.__class__ is bool else as_bool({name}))")
+        else:
+            exprs.append(f"{fn}({name})" if fn else name)
     return exprs
 
 

@@ -275,7 +275,7 @@ def adagrad(param, grad, moment, learning_rate, epsilon=1e-06, name=None):
 
 def adam(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max=None, beta1=0.9, beta2=0.999, epsilon=1e-08, amsgrad=False, name=None):
     """Adam update with Paddle's bias correction lr * sqrt(1 - beta2_pow) / (1 - beta1_pow); beta powers come back multiplied by beta. amsgrad divides by the running maximum moment2_max (moment2_max_out is empty without it)."""
-    return tuple(dispatch(OPS["adam"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max), (as_float(beta1), as_float(beta2), as_float(epsilon), as_bool(amsgrad))))
+    return tuple(dispatch(OPS["adam"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max), (as_float(beta1), as_float(beta2), as_float(epsilon), (amsgrad if amsgrad.__class__ is bool else as_bool(amsgrad)))))
 
 
 def adamax(param, grad, learning_rate, moment, inf_norm, beta1_pow, beta1=0.9, beta2=0.999, epsilon=1e-08, name=None):
@@ -285,7 +285,7 @@ def adamax(param, grad, learning_rate, moment, inf_norm, beta1_pow, beta1=0.9, b
 
 def adamw(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max=None, beta1=0.9, beta2=0.999, epsilon=1e-08, lr_ratio=1.0, coeff=0.01, with_decay=True, amsgrad=False, name=None):
     """AdamW update, param -= lr * lr_ratio * coeff * param (with_decay) followed by Adam (optionally AMSGrad) at lr * lr_ratio."""
-    return tuple(dispatch(OPS["adamw"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max), (as_float(beta1), as_float(beta2), as_float(epsilon), as_float(lr_ratio), as_float(coeff), as_bool(with_decay), as_bool(amsgrad))))
+    return tuple(dispatch(OPS["adamw"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max), (as_float(beta1), as_float(beta2), as_float(epsilon), as_float(lr_ratio), as_float(coeff), (with_decay if with_decay.__class__ is bool else as_bool(with_decay)), (amsgrad if amsgrad.__class__ is bool else as_bool(amsgrad)))))
 
 
 def add(x, y, name=None):
@@ -295,27 +295,27 @@ def add(x, y, name=None):
 
 def affine_grid(theta, out_shape, align_corners=True, name=None):
     """Sampling grid (N, H, W, 2) or (N, D, H, W, 3) of the affine maps theta (N, 2, 3) or (N, 3, 4) over an output of out_shape."""
-    return dispatch(OPS["affine_grid"], (theta,), (int_tuple(out_shape), as_bool(align_corners)))
+    return dispatch(OPS["affine_grid"], (theta,), (int_tuple(out_shape), (align_corners if align_corners.__class__ is bool else as_bool(align_corners))))
 
 
 def all(x, axis=[], keepdim=False, name=None):
     """Whether every element over axis ([] = every axis) is true; bool output."""
-    return dispatch(OPS["all"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["all"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Whether isclose(x, y) holds everywhere, as a 0-d bool tensor."""
-    return dispatch(OPS["allclose"], (x, y), (as_float(rtol), as_float(atol), as_bool(equal_nan)))
+    return dispatch(OPS["allclose"], (x, y), (as_float(rtol), as_float(atol), (equal_nan if equal_nan.__class__ is bool else as_bool(equal_nan))))
 
 
 def amax(x, axis=[], keepdim=False, name=None):
     """Largest element over axis ([] = every axis); tied maxima share the gradient evenly."""
-    return dispatch(OPS["amax"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["amax"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def amin(x, axis=[], keepdim=False, name=None):
     """Smallest element over axis ([] = every axis); tied minima share the gradient evenly."""
-    return dispatch(OPS["amin"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["amin"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def angle(x, name=None):
@@ -325,7 +325,7 @@ def angle(x, name=None):
 
 def any(x, axis=[], keepdim=False, name=None):
     """Whether any element over axis ([] = every axis) is true; bool output."""
-    return dispatch(OPS["any"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["any"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def arange(start, end, step=1, dtype=None, name=None):
@@ -335,17 +335,17 @@ def arange(start, end, step=1, dtype=None, name=None):
 
 def argmax(x, axis=None, keepdim=False, dtype='int64', name=None):
     """Index (int32/int64) of the first largest element along axis; axis None flattens x (0-d output, or all-ones shape with keepdim)."""
-    return dispatch(OPS["argmax"], (x,), (as_scalar(axis), as_bool(keepdim), dtype_or_none(dtype)))
+    return dispatch(OPS["argmax"], (x,), (as_scalar(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim)), dtype_or_none(dtype)))
 
 
 def argmin(x, axis=None, keepdim=False, dtype='int64', name=None):
     """Index (int32/int64) of the first smallest element along axis; axis None flattens x (0-d output, or all-ones shape with keepdim)."""
-    return dispatch(OPS["argmin"], (x,), (as_scalar(axis), as_bool(keepdim), dtype_or_none(dtype)))
+    return dispatch(OPS["argmin"], (x,), (as_scalar(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim)), dtype_or_none(dtype)))
 
 
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
     """The int64 indices that sort x along axis."""
-    return dispatch(OPS["argsort"], (x,), (as_int(axis), as_bool(descending), as_bool(stable)))
+    return dispatch(OPS["argsort"], (x,), (as_int(axis), (descending if descending.__class__ is bool else as_bool(descending)), (stable if stable.__class__ is bool else as_bool(stable))))
 
 
 def as_complex(x, name=None):
@@ -400,7 +400,7 @@ def atanh(x, name=None):
 
 def batch_norm(x, mean, variance, scale=None, bias=None, is_test=False, momentum=0.9, epsilon=1e-05, data_format='NCHW', use_global_stats=False, name=None):
     """Per-channel normalisation with batch statistics (training) or the running ones (is_test / use_global_stats); returns out and the updated running mean and variance."""
-    outs = dispatch(OPS["batch_norm"], (x, mean, variance, scale, bias), (as_bool(is_test), as_float(momentum), as_float(epsilon), data_format, as_bool(use_global_stats)))
+    outs = dispatch(OPS["batch_norm"], (x, mean, variance, scale, bias), ((is_test if is_test.__class__ is bool else as_bool(is_test)), as_float(momentum), as_float(epsilon), data_format, (use_global_stats if use_global_stats.__class__ is bool else as_bool(use_global_stats))))
     return outs[0], outs[1], outs[2]
 
 
@@ -446,47 +446,47 @@ def bmm(x, y, name=None):
 
 def c_allgather(x, ring_id=0, nranks=1, use_calc_stream=False, name=None):
     """Every rank's x concatenated along axis 0, in rank order."""
-    return dispatch(OPS["c_allgather"], (x,), (as_int(ring_id), as_int(nranks), as_bool(use_calc_stream)))
+    return dispatch(OPS["c_allgather"], (x,), (as_int(ring_id), as_int(nranks), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream))))
 
 
 def c_allreduce_avg(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
     """The mean of x over the ranks of group ring_id."""
-    return dispatch(OPS["c_allreduce_avg"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+    return dispatch(OPS["c_allreduce_avg"], (x,), (as_int(ring_id), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (use_model_parallel if use_model_parallel.__class__ is bool else as_bool(use_model_parallel))))
 
 
 def c_allreduce_max(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
     """The elementwise maximum of x over the ranks of group ring_id."""
-    return dispatch(OPS["c_allreduce_max"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+    return dispatch(OPS["c_allreduce_max"], (x,), (as_int(ring_id), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (use_model_parallel if use_model_parallel.__class__ is bool else as_bool(use_model_parallel))))
 
 
 def c_allreduce_min(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
     """The elementwise minimum of x over the ranks of group ring_id."""
-    return dispatch(OPS["c_allreduce_min"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+    return dispatch(OPS["c_allreduce_min"], (x,), (as_int(ring_id), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (use_model_parallel if use_model_parallel.__class__ is bool else as_bool(use_model_parallel))))
 
 
 def c_allreduce_prod(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
     """The elementwise product of x over the ranks of group ring_id."""
-    return dispatch(OPS["c_allreduce_prod"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+    return dispatch(OPS["c_allreduce_prod"], (x,), (as_int(ring_id), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (use_model_parallel if use_model_parallel.__class__ is bool else as_bool(use_model_parallel))))
 
 
 def c_allreduce_sum(x, ring_id=0, use_calc_stream=False, use_model_parallel=False, name=None):
     """The sum of x over the ranks of group ring_id."""
-    return dispatch(OPS["c_allreduce_sum"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+    return dispatch(OPS["c_allreduce_sum"], (x,), (as_int(ring_id), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (use_model_parallel if use_model_parallel.__class__ is bool else as_bool(use_model_parallel))))
 
 
 def c_broadcast(x, ring_id=0, root=0, use_calc_stream=False, name=None):
     """Group rank root's x on every rank of group ring_id."""
-    return dispatch(OPS["c_broadcast"], (x,), (as_int(ring_id), as_int(root), as_bool(use_calc_stream)))
+    return dispatch(OPS["c_broadcast"], (x,), (as_int(ring_id), as_int(root), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream))))
 
 
 def c_identity(x, ring_id=0, use_calc_stream=False, use_model_parallel=True, name=None):
     """x unchanged; its gradient is the sum of the ranks' gradients (model parallelism)."""
-    return dispatch(OPS["c_identity"], (x,), (as_int(ring_id), as_bool(use_calc_stream), as_bool(use_model_parallel)))
+    return dispatch(OPS["c_identity"], (x,), (as_int(ring_id), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (use_model_parallel if use_model_parallel.__class__ is bool else as_bool(use_model_parallel))))
 
 
 def c_reducescatter(x, ring_id=0, nranks=1, use_calc_stream=False, name=None):
     """This rank's block (axis 0 split into nranks) of the sum of x over the ranks."""
-    return dispatch(OPS["c_reducescatter"], (x,), (as_int(ring_id), as_int(nranks), as_bool(use_calc_stream)))
+    return dispatch(OPS["c_reducescatter"], (x,), (as_int(ring_id), as_int(nranks), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream))))
 
 
 def c_sync_comm_stream(x, ring_id=0, name=None):
@@ -506,7 +506,7 @@ def ceil(x, name=None):
 
 def cholesky(x, upper=False, name=None):
     """Cholesky factor (lower, or upper when upper) of each symmetric positive-definite matrix, read from its lower triangle."""
-    return dispatch(OPS["cholesky"], (x,), (as_bool(upper),))
+    return dispatch(OPS["cholesky"], (x,), ((upper if upper.__class__ is bool else as_bool(upper)),))
 
 
 def clip(x, min=None, max=None, name=None):
@@ -566,7 +566,7 @@ def cosh(x, name=None):
 
 def cross_entropy_with_softmax(input, label, soft_label=False, use_softmax=True, numeric_stable_mode=True, ignore_index=-100, axis=-1, name=None):
     """Softmax of input along axis and the cross-entropy loss against hard (int, class axis of size 1 or absent) or soft labels; ignore_index rows give loss 0."""
-    return tuple(dispatch(OPS["cross_entropy_with_softmax"], (input, label), (as_bool(soft_label), as_bool(use_softmax), as_bool(numeric_stable_mode), as_int(ignore_index), as_int(axis))))
+    return tuple(dispatch(OPS["cross_entropy_with_softmax"], (input, label), ((soft_label if soft_label.__class__ is bool else as_bool(soft_label)), (use_softmax if use_softmax.__class__ is bool else as_bool(use_softmax)), (numeric_stable_mode if numeric_stable_mode.__class__ is bool else as_bool(numeric_stable_mode)), as_int(ignore_index), as_int(axis))))
 
 
 def cumprod(x, dim, name=None):
@@ -611,7 +611,7 @@ def dot(x, y, name=None):
 
 def dropout(x, p=0.5, is_test=False, mode='upscale_in_train', name=None):
     """Zero elements with probability p (upscale_in_train scales the kept ones by 1/(1-p) in training; downscale_in_infer scales by 1-p in inference)."""
-    return dispatch(OPS["dropout"], (x,), (as_float(p), as_bool(is_test), mode))[0]
+    return dispatch(OPS["dropout"], (x,), (as_float(p), (is_test if is_test.__class__ is bool else as_bool(is_test)), mode))[0]
 
 
 def eig(x, name=None):
@@ -681,17 +681,17 @@ def eye(num_rows, num_columns=-1, dtype=None, name=None):
 
 def fft_c2c(x, axes, normalization='backward', forward=True, name=None):
     """Complex-to-complex discrete Fourier transform of x over axes (e^-i when forward), scaled as normalization ("backward", "forward" or "ortho") says for that direction."""
-    return dispatch(OPS["fft_c2c"], (x,), (int_tuple(axes), normalization, as_bool(forward)))
+    return dispatch(OPS["fft_c2c"], (x,), (int_tuple(axes), normalization, (forward if forward.__class__ is bool else as_bool(forward))))
 
 
 def fft_c2r(x, axes, normalization='backward', forward=False, last_dim_size=0, name=None):
     """Real discrete Fourier transform over axes of the Hermitian spectrum whose non-negative half on the last axis is x; last_dim_size output points there (0 means 2 * (m - 1))."""
-    return dispatch(OPS["fft_c2r"], (x,), (int_tuple(axes), normalization, as_bool(forward), as_int(last_dim_size)))
+    return dispatch(OPS["fft_c2r"], (x,), (int_tuple(axes), normalization, (forward if forward.__class__ is bool else as_bool(forward)), as_int(last_dim_size)))
 
 
 def fft_r2c(x, axes, normalization='backward', forward=True, onesided=True, name=None):
     """Discrete Fourier transform of a real x over axes, keeping only the n // 2 + 1 non-negative frequencies of the last axis when onesided."""
-    return dispatch(OPS["fft_r2c"], (x,), (int_tuple(axes), normalization, as_bool(forward), as_bool(onesided)))
+    return dispatch(OPS["fft_r2c"], (x,), (int_tuple(axes), normalization, (forward if forward.__class__ is bool else as_bool(forward)), (onesided if onesided.__class__ is bool else as_bool(onesided))))
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
@@ -776,7 +776,7 @@ def gcd(x, y, name=None):
 
 def gelu(x, approximate=False, name=None):
     """Gaussian error linear unit x * Phi(x), exact (erf) or tanh-approximated."""
-    return dispatch(OPS["gelu"], (x,), (as_bool(approximate),))
+    return dispatch(OPS["gelu"], (x,), ((approximate if approximate.__class__ is bool else as_bool(approximate)),))
 
 
 def getitem(x, indices, index, name=None):
@@ -796,7 +796,7 @@ def greater_than(x, y, name=None):
 
 def grid_sample(x, grid, mode='bilinear', padding_mode='zeros', align_corners=True, name=None):
     """x (N, C, H, W) or (N, C, D, H, W) sampled at the normalised locations of grid (N, H', W', 2) or (N, D', H', W', 3)."""
-    return dispatch(OPS["grid_sample"], (x, grid), (mode, padding_mode, as_bool(align_corners)))
+    return dispatch(OPS["grid_sample"], (x, grid), (mode, padding_mode, (align_corners if align_corners.__class__ is bool else as_bool(align_corners))))
 
 
 def group_norm(x, scale=None, bias=None, epsilon=1e-05, groups=1, data_format='NCHW', name=None):
@@ -821,7 +821,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
 
 def histogram(input, weight=None, bins=100, min=0, max=0, density=False, name=None):
     """Counts (int64) or summed weights / density (float32) of input in bins equal-width bins over [min, max] (the data range when both are 0)."""
-    return dispatch(OPS["histogram"], (input, weight), (as_int(bins), as_scalar(min), as_scalar(max), as_bool(density)))
+    return dispatch(OPS["histogram"], (input, weight), (as_int(bins), as_scalar(min), as_scalar(max), (density if density.__class__ is bool else as_bool(density))))
 
 
 def i0(x, name=None):
@@ -871,7 +871,7 @@ def inv(x, name=None):
 
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Elementwise |x - y| <= atol + rtol * |y| with broadcasting; bool result."""
-    return dispatch(OPS["isclose"], (x, y), (as_float(rtol), as_float(atol), as_bool(equal_nan)))
+    return dispatch(OPS["isclose"], (x, y), (as_float(rtol), as_float(atol), (equal_nan if equal_nan.__class__ is bool else as_bool(equal_nan))))
 
 
 def isfinite(x, name=None):
@@ -891,7 +891,7 @@ def isnan(x, name=None):
 
 def lamb(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-06, always_adapt=False, name=None):
     """LAMB update, the Adam direction plus weight_decay * param scaled by the trust ratio norm(param) / norm(direction); beta powers come back multiplied by beta."""
-    return tuple(dispatch(OPS["lamb"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow), (as_float(weight_decay), as_float(beta1), as_float(beta2), as_float(epsilon), as_bool(always_adapt))))
+    return tuple(dispatch(OPS["lamb"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow), (as_float(weight_decay), as_float(beta1), as_float(beta2), as_float(epsilon), (always_adapt if always_adapt.__class__ is bool else as_bool(always_adapt)))))
 
 
 def layer_norm(x, scale=None, bias=None, epsilon=1e-05, begin_norm_axis=1, name=None):
@@ -981,7 +981,7 @@ def logsigmoid(x, name=None):
 
 def logsumexp(x, axis=[], keepdim=False, name=None):
     """log(sum(exp(x))) over axis ([] = every axis), computed stably."""
-    return dispatch(OPS["logsumexp"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["logsumexp"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def lstsq(x, y, rcond=None, name=None):
@@ -991,7 +991,7 @@ def lstsq(x, y, rcond=None, name=None):
 
 def lu(x, pivot=True, name=None):
     """Packed LU factorisation with partial pivoting (when pivot) of the matrices of x, with 1-based int32 row swaps and int32 infos (nonzero when U is singular)."""
-    return tuple(dispatch(OPS["lu"], (x,), (as_bool(pivot),)))
+    return tuple(dispatch(OPS["lu"], (x,), ((pivot if pivot.__class__ is bool else as_bool(pivot)),)))
 
 
 def lu_permutation(pivots, rows, dtype='float32', name=None):
@@ -1011,27 +1011,27 @@ def masked_select(x, mask, name=None):
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     """Matrix product with broadcast batch dims; 1-D x is a row and 1-D y a column (dropped from the output); transposes swap the last two axes of operands of rank >= 2."""
-    return dispatch(OPS["matmul"], (x, y), (as_bool(transpose_x), as_bool(transpose_y)))
+    return dispatch(OPS["matmul"], (x, y), ((transpose_x if transpose_x.__class__ is bool else as_bool(transpose_x)), (transpose_y if transpose_y.__class__ is bool else as_bool(transpose_y))))
 
 
 def matrix_rank(x, tol=None, hermitian=False, name=None):
     """int64 rank of the matrices of x, counting singular values above tol (default max(m, n) * eps * largest)."""
-    return dispatch(OPS["matrix_rank"], (x,), (as_scalar(tol), as_bool(hermitian)))
+    return dispatch(OPS["matrix_rank"], (x,), (as_scalar(tol), (hermitian if hermitian.__class__ is bool else as_bool(hermitian))))
 
 
 def max(x, axis=[], keepdim=False, name=None):
     """Largest element over axis ([] = every axis); every tied maximum receives the full gradient."""
-    return dispatch(OPS["max"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["max"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def max_pool2d_with_index(x, kernel_size, strides=[1, 1], paddings=[0, 0], global_pooling=False, adaptive=False, ceil_mode=False, name=None):
     """2-D max pooling of an NCHW input that also returns, per window, the flat index (into H*W of its image) of its first maximum as int32."""
-    return tuple(dispatch(OPS["max_pool2d_with_index"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(global_pooling), as_bool(adaptive), as_bool(ceil_mode))))
+    return tuple(dispatch(OPS["max_pool2d_with_index"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), (global_pooling if global_pooling.__class__ is bool else as_bool(global_pooling)), (adaptive if adaptive.__class__ is bool else as_bool(adaptive)), (ceil_mode if ceil_mode.__class__ is bool else as_bool(ceil_mode)))))
 
 
 def max_pool3d_with_index(x, kernel_size, strides=[1, 1, 1], paddings=[0, 0, 0], global_pooling=False, adaptive=False, ceil_mode=False, name=None):
     """3-D max pooling of an NCDHW input that also returns, per window, the flat index (into D*H*W of its volume) of its first maximum as int32."""
-    return tuple(dispatch(OPS["max_pool3d_with_index"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(global_pooling), as_bool(adaptive), as_bool(ceil_mode))))
+    return tuple(dispatch(OPS["max_pool3d_with_index"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), (global_pooling if global_pooling.__class__ is bool else as_bool(global_pooling)), (adaptive if adaptive.__class__ is bool else as_bool(adaptive)), (ceil_mode if ceil_mode.__class__ is bool else as_bool(ceil_mode)))))
 
 
 def maximum(x, y, name=None):
@@ -1041,7 +1041,7 @@ def maximum(x, y, name=None):
 
 def mean(x, axis=[], keepdim=False, name=None):
     """Mean of x over axis ([] = every axis) in its dtype (integers and bools truncated); NaN where nothing is averaged."""
-    return dispatch(OPS["mean"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["mean"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def meshgrid(x, name=None):
@@ -1051,7 +1051,7 @@ def meshgrid(x, name=None):
 
 def min(x, axis=[], keepdim=False, name=None):
     """Smallest element over axis ([] = every axis); every tied minimum receives the full gradient."""
-    return dispatch(OPS["min"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["min"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def minimum(x, y, name=None):
@@ -1066,12 +1066,12 @@ def mish(x, name=None):
 
 def momentum(param, grad, velocity, learning_rate, mu, use_nesterov=False, regularization_method='', regularization_coeff=0.0, name=None):
     """Momentum update v = mu * v + g, param -= lr * v (Nesterov param -= lr * (g + mu * v)); regularization_method "l2_decay" adds coeff * param to g."""
-    return tuple(dispatch(OPS["momentum"], (param, grad, velocity, learning_rate), (as_float(mu), as_bool(use_nesterov), regularization_method, as_float(regularization_coeff))))
+    return tuple(dispatch(OPS["momentum"], (param, grad, velocity, learning_rate), (as_float(mu), (use_nesterov if use_nesterov.__class__ is bool else as_bool(use_nesterov)), regularization_method, as_float(regularization_coeff))))
 
 
 def multinomial(x, num_samples=1, replacement=False, name=None):
     """num_samples int64 category indices per row of the non-negative weights x, with or without replacement."""
-    return dispatch(OPS["multinomial"], (x,), (as_int(num_samples), as_bool(replacement)))
+    return dispatch(OPS["multinomial"], (x,), (as_int(num_samples), (replacement if replacement.__class__ is bool else as_bool(replacement))))
 
 
 def multiply(x, y, name=None):
@@ -1121,7 +1121,7 @@ def one_hot(x, num_classes, name=None):
 
 def p_norm(x, porder=2.0, axis=-1, epsilon=1e-12, keepdim=False, asvector=False, name=None):
     """p-norm of x along axis (of all of x when asvector); porder inf/-inf give max/min |x|, 0 counts nonzeros."""
-    return dispatch(OPS["p_norm"], (x,), (as_float(porder), as_int(axis), as_float(epsilon), as_bool(keepdim), as_bool(asvector)))
+    return dispatch(OPS["p_norm"], (x,), (as_float(porder), as_int(axis), as_float(epsilon), (keepdim if keepdim.__class__ is bool else as_bool(keepdim)), (asvector if asvector.__class__ is bool else as_bool(asvector))))
 
 
 def pad(x, paddings, mode='constant', value=0.0, data_format='NCHW', name=None):
@@ -1136,7 +1136,7 @@ def pad_dynamic(x, paddings, mode='constant', value=0.0, data_format='NCHW', nam
 
 def pinv(x, rcond=1e-15, hermitian=False, name=None):
     """Moore-Penrose pseudo-inverse of the matrices of x, singular values below rcond * largest dropped."""
-    return dispatch(OPS["pinv"], (x,), (as_float(rcond), as_bool(hermitian)))
+    return dispatch(OPS["pinv"], (x,), (as_float(rcond), (hermitian if hermitian.__class__ is bool else as_bool(hermitian))))
 
 
 def polygamma(x, n, name=None):
@@ -1146,12 +1146,12 @@ def polygamma(x, n, name=None):
 
 def pool2d(x, kernel_size, strides, paddings, ceil_mode=False, exclusive=True, data_format='NCHW', pooling_type='max', global_pooling=False, adaptive=False, padding_algorithm='EXPLICIT', name=None):
     """Max or average 2-D pooling (explicit/SAME/VALID padding, ceil mode, exclusive averaging, global or adaptive windows; adaptive takes the output size in kernel_size)."""
-    return dispatch(OPS["pool2d"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(ceil_mode), as_bool(exclusive), data_format, pooling_type, as_bool(global_pooling), as_bool(adaptive), padding_algorithm))
+    return dispatch(OPS["pool2d"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), (ceil_mode if ceil_mode.__class__ is bool else as_bool(ceil_mode)), (exclusive if exclusive.__class__ is bool else as_bool(exclusive)), data_format, pooling_type, (global_pooling if global_pooling.__class__ is bool else as_bool(global_pooling)), (adaptive if adaptive.__class__ is bool else as_bool(adaptive)), padding_algorithm))
 
 
 def pool3d(x, kernel_size, strides, paddings, ceil_mode=False, exclusive=True, data_format='NCDHW', pooling_type='max', global_pooling=False, adaptive=False, padding_algorithm='EXPLICIT', name=None):
     """Max or average 3-D pooling (explicit/SAME/VALID padding, ceil mode, exclusive averaging, global or adaptive windows; adaptive takes the output size in kernel_size)."""
-    return dispatch(OPS["pool3d"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), as_bool(ceil_mode), as_bool(exclusive), data_format, pooling_type, as_bool(global_pooling), as_bool(adaptive), padding_algorithm))
+    return dispatch(OPS["pool3d"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), (ceil_mode if ceil_mode.__class__ is bool else as_bool(ceil_mode)), (exclusive if exclusive.__class__ is bool else as_bool(exclusive)), data_format, pooling_type, (global_pooling if global_pooling.__class__ is bool else as_bool(global_pooling)), (adaptive if adaptive.__class__ is bool else as_bool(adaptive)), padding_algorithm))
 
 
 def pow(x, y=1.0, name=None):
@@ -1161,7 +1161,7 @@ def pow(x, y=1.0, name=None):
 
 def prod(x, axis=[], keepdim=False, name=None):
     """Product of x over axis ([] = every axis), in x's dtype."""
-    return dispatch(OPS["prod"], (x,), (int_tuple(axis), as_bool(keepdim)))
+    return dispatch(OPS["prod"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def put_along_axis(arr, indices, values, axis, reduce='assign', name=None):
@@ -1201,7 +1201,7 @@ def reciprocal(x, name=None):
 
 def recv_v2(ring_id=0, peer=0, out_shape=[], dtype='float32', use_calc_stream=False, dynamic_shape=False, tag=0, name=None):
     """The tensor of out_shape and dtype that group rank peer sends as message tag."""
-    return dispatch(OPS["recv_v2"], (), (as_int(ring_id), as_int(peer), int_tuple(out_shape), dtype_or_none(dtype), as_bool(use_calc_stream), as_bool(dynamic_shape), as_int(tag)))
+    return dispatch(OPS["recv_v2"], (), (as_int(ring_id), as_int(peer), int_tuple(out_shape), dtype_or_none(dtype), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (dynamic_shape if dynamic_shape.__class__ is bool else as_bool(dynamic_shape)), as_int(tag)))
 
 
 def relu(x, name=None):
@@ -1231,7 +1231,7 @@ def reshape_dynamic(x, shape, name=None):
 
 def rmsprop(param, mean_square, grad, moment, learning_rate, mean_grad, epsilon=1e-06, decay=0.9, momentum=0.0, centered=False, name=None):
     """RMSProp update (optionally centered, with momentum) of param, moment, mean_square and mean_grad."""
-    return tuple(dispatch(OPS["rmsprop"], (param, mean_square, grad, moment, learning_rate, mean_grad), (as_float(epsilon), as_float(decay), as_float(momentum), as_bool(centered))))
+    return tuple(dispatch(OPS["rmsprop"], (param, mean_square, grad, moment, learning_rate, mean_grad), (as_float(epsilon), as_float(decay), as_float(momentum), (centered if centered.__class__ is bool else as_bool(centered)))))
 
 
 def roll(x, shifts, axis=[], name=None):
@@ -1251,12 +1251,12 @@ def rsqrt(x, name=None):
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, name=None):
     """scale * x + bias (or scale * (x + bias) when bias_after_scale is false), in x's dtype."""
-    return dispatch(OPS["scale"], (x,), (as_float(scale), as_float(bias), as_bool(bias_after_scale)))
+    return dispatch(OPS["scale"], (x,), (as_float(scale), as_float(bias), (bias_after_scale if bias_after_scale.__class__ is bool else as_bool(bias_after_scale))))
 
 
 def scatter(x, index, updates, overwrite=True, name=None):
     """Copy of x with rows index (along axis 0) set to updates (last write wins), or with overwrite false zeroed then summed from every update aimed at them."""
-    return dispatch(OPS["scatter"], (x, index, updates), (as_bool(overwrite),))
+    return dispatch(OPS["scatter"], (x, index, updates), ((overwrite if overwrite.__class__ is bool else as_bool(overwrite)),))
 
 
 def scatter_nd_add(x, index, updates, name=None):
@@ -1266,7 +1266,7 @@ def scatter_nd_add(x, index, updates, name=None):
 
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None):
     """Insertion indices of values into the innermost rows of sorted_sequence (leftmost, or rightmost when right)."""
-    return dispatch(OPS["searchsorted"], (sorted_sequence, values), (as_bool(out_int32), as_bool(right)))
+    return dispatch(OPS["searchsorted"], (sorted_sequence, values), ((out_int32 if out_int32.__class__ is bool else as_bool(out_int32)), (right if right.__class__ is bool else as_bool(right))))
 
 
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None):
@@ -1276,7 +1276,7 @@ def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None):
 
 def send_v2(x, ring_id=0, peer=0, use_calc_stream=False, dynamic_shape=False, tag=0, name=None):
     """Send x to group rank peer as message tag; out is x (what was sent)."""
-    return dispatch(OPS["send_v2"], (x,), (as_int(ring_id), as_int(peer), as_bool(use_calc_stream), as_bool(dynamic_shape), as_int(tag)))
+    return dispatch(OPS["send_v2"], (x,), (as_int(ring_id), as_int(peer), (use_calc_stream if use_calc_stream.__class__ is bool else as_bool(use_calc_stream)), (dynamic_shape if dynamic_shape.__class__ is bool else as_bool(dynamic_shape)), as_int(tag)))
 
 
 def setitem(x, value, indices, index, name=None):
@@ -1301,7 +1301,7 @@ def sigmoid(x, name=None):
 
 def sigmoid_cross_entropy_with_logits(x, label, pos_weight=None, normalize=False, ignore_index=-100, name=None):
     """Elementwise binary cross-entropy of logits x against label, pos_weight weighting the positive term; normalize divides by the count of labels != ignore_index."""
-    return dispatch(OPS["sigmoid_cross_entropy_with_logits"], (x, label, pos_weight), (as_bool(normalize), as_int(ignore_index)))
+    return dispatch(OPS["sigmoid_cross_entropy_with_logits"], (x, label, pos_weight), ((normalize if normalize.__class__ is bool else as_bool(normalize)), as_int(ignore_index)))
 
 
 def sign(x, name=None):
@@ -1356,7 +1356,7 @@ def solve(x, y, name=None):
 
 def sort(x, axis=-1, descending=False, stable=False, name=None):
     """x sorted along axis, and the int64 indices that sort it."""
-    return tuple(dispatch(OPS["sort"], (x,), (as_int(axis), as_bool(descending), as_bool(stable))))
+    return tuple(dispatch(OPS["sort"], (x,), (as_int(axis), (descending if descending.__class__ is bool else as_bool(descending)), (stable if stable.__class__ is bool else as_bool(stable)))))
 
 
 def split(x, sections, axis=0, name=None):
@@ -1391,7 +1391,7 @@ def standard_gamma(x, name=None):
 
 def std(x, axis=[], unbiased=True, keepdim=False, name=None):
     """Standard deviation over axis ([] = every axis), divided by N - 1 when unbiased, else N."""
-    return dispatch(OPS["std"], (x,), (int_tuple(axis), as_bool(unbiased), as_bool(keepdim)))
+    return dispatch(OPS["std"], (x,), (int_tuple(axis), (unbiased if unbiased.__class__ is bool else as_bool(unbiased)), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def strided_slice(x, axes, starts, ends, strides, name=None):
@@ -1406,12 +1406,12 @@ def subtract(x, y, name=None):
 
 def sum(x, axis=[], dtype=None, keepdim=False, name=None):
     """Sum of x over axis ([] = every axis); bool and int32 sum to int64 unless dtype is given."""
-    return dispatch(OPS["sum"], (x,), (int_tuple(axis), dtype_or_none(dtype), as_bool(keepdim)))
+    return dispatch(OPS["sum"], (x,), (int_tuple(axis), dtype_or_none(dtype), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def svd(x, full_matrices=False, name=None):
     """Singular value decomposition x = u @ diag(s) @ vh of the matrices of x, s descending."""
-    return tuple(dispatch(OPS["svd"], (x,), (as_bool(full_matrices),)))
+    return tuple(dispatch(OPS["svd"], (x,), ((full_matrices if full_matrices.__class__ is bool else as_bool(full_matrices)),)))
 
 
 def take_along_axis(arr, indices, axis, name=None):
@@ -1436,7 +1436,7 @@ def tile(x, repeat_times, name=None):
 
 def topk(x, k, axis=-1, largest=True, sorted=True, name=None):
     """The k largest (or smallest) elements along axis, in sorted order, and their int64 indices."""
-    return tuple(dispatch(OPS["topk"], (x,), (as_scalar(k), as_int(axis), as_bool(largest), as_bool(sorted))))
+    return tuple(dispatch(OPS["topk"], (x,), (as_scalar(k), as_int(axis), (largest if largest.__class__ is bool else as_bool(largest)), (sorted if sorted.__class__ is bool else as_bool(sorted)))))
 
 
 def transpose(x, perm, name=None):
@@ -1496,12 +1496,12 @@ def unsqueeze(x, axis, name=None):
 
 def var(x, axis=[], unbiased=True, keepdim=False, name=None):
     """Variance over axis ([] = every axis), divided by N - 1 when unbiased, else N."""
-    return dispatch(OPS["var"], (x,), (int_tuple(axis), as_bool(unbiased), as_bool(keepdim)))
+    return dispatch(OPS["var"], (x,), (int_tuple(axis), (unbiased if unbiased.__class__ is bool else as_bool(unbiased)), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
 def warpctc(logits, label, logits_length, labels_length, blank=0, norm_by_times=False, name=None):
     """CTC loss [B, 1] of softmax(logits) [T, B, C] against padded labels [B, L] (sequence lengths logits_length, labels_length); the logits gradient is computed alongside."""
-    return dispatch(OPS["warpctc"], (logits, label, logits_length, labels_length), (as_int(blank), as_bool(norm_by_times)))[0]
+    return dispatch(OPS["warpctc"], (logits, label, logits_length, labels_length), (as_int(blank), (norm_by_times if norm_by_times.__class__ is bool else as_bool(norm_by_times))))[0]
 
 
 def where(condition, x, y, name=None):
