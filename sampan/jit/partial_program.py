@@ -129,8 +129,8 @@ class RunProgramNode(NodeBase):
         regs = compiled.backward.template[:]
         for slot, g, (shape, dtype) in zip(compiled.seed_slots, grads, self.out_meta):
             regs[slot] = np.zeros(shape, dtype) if g is None else np.asarray(g, dtype)
-        for slot, value in zip(compiled.bwd_slots, self.saved):
-            regs[slot] = value
+        # no loop variable: it would keep the last saved value alive through the run
+        list(map(regs.__setitem__, compiled.bwd_slots, self.saved))
         if not keep:  # the register file holds the only references now
             self.saved = None
         found = _run(compiled.backward, regs)
