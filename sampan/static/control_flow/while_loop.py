@@ -139,14 +139,6 @@ def _body_outputs(block, holders, outs):
     return made
 
 
-def _relax(shape, other):
-    """`shape` with dims differing from `other` set to -1 (an array's element shape, unknown
-    while it is empty, is taken from `other`)."""
-    if len(shape) != len(other):
-        return other
-    return tuple(a if a == b else -1 for a, b in zip(shape, other))
-
-
 def _while_rule(node, ctx):
     """Executor rule: loop over the compiled condition and body plans."""
     a, xs, ins = node.attrs, node.inputs["X"], node.inputs["Input"]
