@@ -3,6 +3,7 @@
 Usage: python tools/gen_ops.py [--out DIR]
 """
 import argparse
+import importlib.util
 import pathlib
 import sys
 
@@ -12,6 +13,18 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from op_spec import OPS_DIR, TENSOR_TYPES, load_operators, load_specs  # noqa: E402
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
+
+
+def _out_taking():
+    """The public names that take Paddle 3's `out=` (sampan/ops/out_param.py, read by path)."""
+    path = OPS_DIR / "out_param.py"
+    spec = importlib.util.spec_from_file_location("_out_param", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return frozenset(module.OUT_TAKING)
+
+
+OUT_TAKING = _out_taking()
 OUTPUTS = ("registry_data.py", "api.py", "methods.py", "grad_makers.py")
 NORMALISE = {"int[]": "int_tuple", "IntArray": "size_tuple", "float[]": "float_tuple",
              "DataType": "dtype_or_none",
@@ -67,12 +80,23 @@ def _returns(spec):
 
 
 def _function(spec):
-    """Template context of one public op function."""
+    """Template context of one public op function: `pre`, a statement before the result
+    expression `expr` (or None); with `out`, the function also takes Paddle 3's `out=`."""
     tensors = [n for t, n, _ in spec["args"] if t in TENSOR_TYPES]
-    return {"name": spec["name"], "signature": _signature(spec),
-            "doc": spec["doc"] or f"The {spec['name']} op.",
-            "tensors": _tuple(tensors), "attrs": _tuple(_attr_exprs(spec)),
-            "returns": _returns(spec),
+    call = f'dispatch(OPS["{spec["name"]}"], {_tuple(tensors)}, {_tuple(_attr_exprs(spec))})'
+    returns, pre = _returns(spec), None
+    if returns is None:
+        expr = call
+    elif returns == "tuple":
+        expr = f"tuple({call})"
+    elif len(returns) == 1:
+        expr = f"{call}[{returns[0]}]"
+    else:
+        pre, expr = f"outs = {call}", ", ".join(f"outs[{i}]" for i in returns)
+    out = spec["name"] in OUT_TAKING and not spec["communicates"]
+    return {"name": spec["name"], "doc": spec["doc"] or f"The {spec['name']} op.",
+            "signature": _signature(spec) + (", *, out=None" if out else ""),
+            "pre": pre, "expr": expr, "out": out,
             # communication ops are reached through paddle.distributed, not paddle.*
             "exported": not spec["communicates"]}
 

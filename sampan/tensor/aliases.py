@@ -8,6 +8,7 @@ import numbers
 
 from ..core import dtype as dtypes
 from ..ops._generated import api
+from ..ops.out_param import OUT_TAKING, write_out
 from .creation import _check_device, to_tensor
 from .extra import nonzero, put_along_axis
 from .inplace import _inplace
@@ -256,44 +257,12 @@ def with_keyword_aliases(fn):
     return call
 
 
-# Functions that take Paddle 3's `out=` tensor, which receives the result (not cat, concat,
-# concatenate or stack: to_static recognises those by identity)
-OUT_TAKING = (
-    "abs", "acos", "acosh", "add", "all", "amax", "amin", "any", "arange", "atanh",
-    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_not", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "bmm", "bucketize", "ceil", "clamp", "clip",
-    "complex", "cos", "cosh", "cumprod", "cumsum", "diff", "div", "divide", "dot", "empty",
-    "eq", "equal", "exp", "expm1", "eye", "floor", "floor_divide", "floor_mod", "frac", "full",
-    "gather", "ge", "ger", "greater", "greater_equal", "greater_than", "gt", "index_add",
-    "index_select", "le", "less", "less_equal", "less_than", "linspace", "log", "log10",
-    "log1p", "log2", "logical_and", "logical_not", "logical_or", "logical_xor", "logsumexp",
-    "lt", "masked_select", "matmul", "maximum", "mean", "median", "minimum", "mod", "msort",
-    "mul", "multinomial", "multiply", "ne", "nonzero", "norm", "normal", "not_equal", "ones",
-    "outer", "polar", "pow", "prod", "quantile", "rand", "randn", "randperm", "range",
-    "remainder", "round", "rsqrt", "scatter", "searchsorted", "sigmoid", "sign", "sin", "sinh",
-    "softmax", "sqrt", "standard_normal", "sub", "subtract", "sum", "take_along_axis",
-    "take_along_dim", "tanh", "topk", "tril", "triu", "true_divide", "uniform", "var", "where",
-    "zeros")
-
-
-def _write_out(out, result):
-    """Make `out` (a tensor, or a tuple of them for a tuple result) hold `result`."""
-    if isinstance(result, (tuple, list)):
-        if not isinstance(out, (tuple, list)) or len(out) != len(result):
-            raise TypeError(f"out= needs a tuple of {len(result)} tensors for this function")
-        for o, r in zip(out, result):
-            o._take_over(r)
-        return tuple(out)
-    out._take_over(result)
-    return out
-
-
 def with_out(fn):
     """fn also taking `out=`: the result is written into that tensor, which is returned."""
     @functools.wraps(fn)
     def call(*args, out=None, **kwargs):
         result = fn(*args, **kwargs)
-        return result if out is None else _write_out(out, result)
+        return result if out is None else write_out(out, result)
     call.__signature__ = _with_out_parameter(fn)
     return call
 
@@ -316,5 +285,6 @@ def keyword_aliased(namespace):
             continue
         fn = with_keyword_aliases(namespace[name]) if name in KEYWORD_ALIASED \
             else namespace[name]
-        table[name] = with_out(fn) if name in OUT_TAKING else fn
+        takes_out = name in OUT_TAKING and "out" not in inspect.signature(fn).parameters
+        table[name] = with_out(fn) if takes_out else fn  # generated ops take out= natively
     return table

@@ -2,6 +2,7 @@
 """One function per forward op, with Paddle's argument names, ending in the dispatch funnel."""
 from ...core.dispatch import dispatch
 from ..attrs import as_bool, as_float, as_int, as_scalar, dtype_or_none, float_tuple, int_tuple, size_tuple
+from ..out_param import write_out
 from ..registry import OPS
 
 __all__ = [
@@ -248,19 +249,22 @@ __all__ = [
 ]
 
 
-def abs(x, name=None):
+def abs(x, name=None, *, out=None):
     """Absolute value of x."""
-    return dispatch(OPS["abs"], (x,), ())
+    result = dispatch(OPS["abs"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def acos(x, name=None):
+def acos(x, name=None, *, out=None):
     """Arccosine of x."""
-    return dispatch(OPS["acos"], (x,), ())
+    result = dispatch(OPS["acos"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def acosh(x, name=None):
+def acosh(x, name=None, *, out=None):
     """Inverse hyperbolic cosine of x."""
-    return dispatch(OPS["acosh"], (x,), ())
+    result = dispatch(OPS["acosh"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho=0.95, epsilon=1e-06, name=None):
@@ -288,9 +292,10 @@ def adamw(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, mo
     return tuple(dispatch(OPS["adamw"], (param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, moment2_max), (as_float(beta1), as_float(beta2), as_float(epsilon), as_float(lr_ratio), as_float(coeff), (with_decay if with_decay.__class__ is bool else as_bool(with_decay)), (amsgrad if amsgrad.__class__ is bool else as_bool(amsgrad)))))
 
 
-def add(x, y, name=None):
+def add(x, y, name=None, *, out=None):
     """Elementwise sum of x and y with broadcasting."""
-    return dispatch(OPS["add"], (x, y), ())
+    result = dispatch(OPS["add"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def affine_grid(theta, out_shape, align_corners=True, name=None):
@@ -298,9 +303,10 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     return dispatch(OPS["affine_grid"], (theta,), (int_tuple(out_shape), (align_corners if align_corners.__class__ is bool else as_bool(align_corners))))
 
 
-def all(x, axis=[], keepdim=False, name=None):
+def all(x, axis=[], keepdim=False, name=None, *, out=None):
     """Whether every element over axis ([] = every axis) is true; bool output."""
-    return dispatch(OPS["all"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["all"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
@@ -308,14 +314,16 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     return dispatch(OPS["allclose"], (x, y), (as_float(rtol), as_float(atol), (equal_nan if equal_nan.__class__ is bool else as_bool(equal_nan))))
 
 
-def amax(x, axis=[], keepdim=False, name=None):
+def amax(x, axis=[], keepdim=False, name=None, *, out=None):
     """Largest element over axis ([] = every axis); tied maxima share the gradient evenly."""
-    return dispatch(OPS["amax"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["amax"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
-def amin(x, axis=[], keepdim=False, name=None):
+def amin(x, axis=[], keepdim=False, name=None, *, out=None):
     """Smallest element over axis ([] = every axis); tied minima share the gradient evenly."""
-    return dispatch(OPS["amin"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["amin"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
 def angle(x, name=None):
@@ -323,14 +331,16 @@ def angle(x, name=None):
     return dispatch(OPS["angle"], (x,), ())
 
 
-def any(x, axis=[], keepdim=False, name=None):
+def any(x, axis=[], keepdim=False, name=None, *, out=None):
     """Whether any element over axis ([] = every axis) is true; bool output."""
-    return dispatch(OPS["any"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["any"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
-def arange(start, end, step=1, dtype=None, name=None):
+def arange(start, end, step=1, dtype=None, name=None, *, out=None):
     """Values start, start+step, ... below end; dtype None gives int64 when start, end and step are ints, else the default float."""
-    return dispatch(OPS["arange"], (), (as_scalar(start), as_scalar(end), as_scalar(step), dtype_or_none(dtype)))
+    result = dispatch(OPS["arange"], (), (as_scalar(start), as_scalar(end), as_scalar(step), dtype_or_none(dtype)))
+    return result if out is None else write_out(out, result)
 
 
 def argmax(x, axis=None, keepdim=False, dtype='int64', name=None):
@@ -393,9 +403,10 @@ def atan2(x, y, name=None):
     return dispatch(OPS["atan2"], (x, y), ())
 
 
-def atanh(x, name=None):
+def atanh(x, name=None, *, out=None):
     """Inverse hyperbolic tangent of x."""
-    return dispatch(OPS["atanh"], (x,), ())
+    result = dispatch(OPS["atanh"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def batch_norm(x, mean, variance, scale=None, bias=None, is_test=False, momentum=0.9, epsilon=1e-05, data_format='NCHW', use_global_stats=False, name=None):
@@ -419,29 +430,34 @@ def binomial(count, prob, name=None):
     return dispatch(OPS["binomial"], (count, prob), ())
 
 
-def bitwise_and(x, y, name=None):
+def bitwise_and(x, y, name=None, *, out=None):
     """Elementwise x & y of integer or bool tensors with broadcasting."""
-    return dispatch(OPS["bitwise_and"], (x, y), ())
+    result = dispatch(OPS["bitwise_and"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def bitwise_not(x, name=None):
+def bitwise_not(x, name=None, *, out=None):
     """Elementwise ~x of an integer tensor (logical not of a bool tensor)."""
-    return dispatch(OPS["bitwise_not"], (x,), ())
+    result = dispatch(OPS["bitwise_not"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def bitwise_or(x, y, name=None):
+def bitwise_or(x, y, name=None, *, out=None):
     """Elementwise x | y of integer or bool tensors with broadcasting."""
-    return dispatch(OPS["bitwise_or"], (x, y), ())
+    result = dispatch(OPS["bitwise_or"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def bitwise_xor(x, y, name=None):
+def bitwise_xor(x, y, name=None, *, out=None):
     """Elementwise x ^ y of integer or bool tensors with broadcasting."""
-    return dispatch(OPS["bitwise_xor"], (x, y), ())
+    result = dispatch(OPS["bitwise_xor"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def bmm(x, y, name=None):
+def bmm(x, y, name=None, *, out=None):
     """Batched matrix product of 3-D tensors [b, m, k] and [b, k, n]."""
-    return dispatch(OPS["bmm"], (x, y), ())
+    result = dispatch(OPS["bmm"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def c_allgather(x, ring_id=0, nranks=1, use_calc_stream=False, name=None):
@@ -499,9 +515,10 @@ def cast(x, dtype, name=None):
     return dispatch(OPS["cast"], (x,), (dtype_or_none(dtype),))
 
 
-def ceil(x, name=None):
+def ceil(x, name=None, *, out=None):
     """Smallest integer not below x (gradient zero)."""
-    return dispatch(OPS["ceil"], (x,), ())
+    result = dispatch(OPS["ceil"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def cholesky(x, upper=False, name=None):
@@ -509,9 +526,10 @@ def cholesky(x, upper=False, name=None):
     return dispatch(OPS["cholesky"], (x,), ((upper if upper.__class__ is bool else as_bool(upper)),))
 
 
-def clip(x, min=None, max=None, name=None):
+def clip(x, min=None, max=None, name=None, *, out=None):
     """x limited to [min, max]; a None bound is open."""
-    return dispatch(OPS["clip"], (x,), (as_scalar(min), as_scalar(max)))
+    result = dispatch(OPS["clip"], (x,), (as_scalar(min), as_scalar(max)))
+    return result if out is None else write_out(out, result)
 
 
 def col2im(x, output_sizes, kernel_sizes, strides=[1, 1], paddings=[0, 0, 0, 0], dilations=[1, 1], name=None):
@@ -519,9 +537,10 @@ def col2im(x, output_sizes, kernel_sizes, strides=[1, 1], paddings=[0, 0, 0, 0],
     return dispatch(OPS["col2im"], (x,), (size_tuple(output_sizes), int_tuple(kernel_sizes), int_tuple(strides), int_tuple(paddings), int_tuple(dilations)))
 
 
-def complex(real, imag, name=None):
+def complex(real, imag, name=None, *, out=None):
     """The complex tensor real + i * imag (two float tensors of one dtype, broadcast)."""
-    return dispatch(OPS["complex"], (real, imag), ())
+    result = dispatch(OPS["complex"], (real, imag), ())
+    return result if out is None else write_out(out, result)
 
 
 def concat(x, axis=0, name=None):
@@ -554,14 +573,16 @@ def conv3d_transpose(x, filter, strides=[1, 1, 1], paddings=[0, 0, 0], output_pa
     return dispatch(OPS["conv3d_transpose"], (x, filter), (int_tuple(strides), int_tuple(paddings), int_tuple(output_padding), size_tuple(output_size), padding_algorithm, as_int(groups), int_tuple(dilations), data_format))
 
 
-def cos(x, name=None):
+def cos(x, name=None, *, out=None):
     """Cosine of x."""
-    return dispatch(OPS["cos"], (x,), ())
+    result = dispatch(OPS["cos"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def cosh(x, name=None):
+def cosh(x, name=None, *, out=None):
     """Hyperbolic cosine of x."""
-    return dispatch(OPS["cosh"], (x,), ())
+    result = dispatch(OPS["cosh"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def cross_entropy_with_softmax(input, label, soft_label=False, use_softmax=True, numeric_stable_mode=True, ignore_index=-100, axis=-1, name=None):
@@ -569,14 +590,16 @@ def cross_entropy_with_softmax(input, label, soft_label=False, use_softmax=True,
     return tuple(dispatch(OPS["cross_entropy_with_softmax"], (input, label), ((soft_label if soft_label.__class__ is bool else as_bool(soft_label)), (use_softmax if use_softmax.__class__ is bool else as_bool(use_softmax)), (numeric_stable_mode if numeric_stable_mode.__class__ is bool else as_bool(numeric_stable_mode)), as_int(ignore_index), as_int(axis))))
 
 
-def cumprod(x, dim, name=None):
+def cumprod(x, dim, name=None, *, out=None):
     """Running product along dim."""
-    return dispatch(OPS["cumprod"], (x,), (as_int(dim),))
+    result = dispatch(OPS["cumprod"], (x,), (as_int(dim),))
+    return result if out is None else write_out(out, result)
 
 
-def cumsum(x, axis=None, name=None):
+def cumsum(x, axis=None, name=None, *, out=None):
     """Running sum along axis; axis None runs over the flattened x and gives a 1-D output."""
-    return dispatch(OPS["cumsum"], (x,), (as_scalar(axis),))
+    result = dispatch(OPS["cumsum"], (x,), (as_scalar(axis),))
+    return result if out is None else write_out(out, result)
 
 
 def det(x, name=None):
@@ -599,14 +622,16 @@ def digamma(x, name=None):
     return dispatch(OPS["digamma"], (x,), ())
 
 
-def divide(x, y, name=None):
+def divide(x, y, name=None, *, out=None):
     """Elementwise quotient x / y with broadcasting; integer / integer gives the default float dtype."""
-    return dispatch(OPS["divide"], (x, y), ())
+    result = dispatch(OPS["divide"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def dot(x, y, name=None):
+def dot(x, y, name=None, *, out=None):
     """Dot product of 1-D tensors (0-d output), or of 2-D tensors row by row."""
-    return dispatch(OPS["dot"], (x, y), ())
+    result = dispatch(OPS["dot"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def dropout(x, p=0.5, is_test=False, mode='upscale_in_train', name=None):
@@ -644,9 +669,10 @@ def embedding(x, weight, padding_idx=-1, name=None):
     return dispatch(OPS["embedding"], (x, weight), (as_int(padding_idx),))
 
 
-def equal(x, y, name=None):
+def equal(x, y, name=None, *, out=None):
     """Elementwise x == y with broadcasting (operands promoted first); bool result."""
-    return dispatch(OPS["equal"], (x, y), ())
+    result = dispatch(OPS["equal"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def erf(x, name=None):
@@ -659,9 +685,10 @@ def erfinv(x, name=None):
     return dispatch(OPS["erfinv"], (x,), ())
 
 
-def exp(x, name=None):
+def exp(x, name=None, *, out=None):
     """e ** x."""
-    return dispatch(OPS["exp"], (x,), ())
+    result = dispatch(OPS["exp"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def expand(x, shape, name=None):
@@ -669,14 +696,16 @@ def expand(x, shape, name=None):
     return dispatch(OPS["expand"], (x,), (size_tuple(shape),))
 
 
-def expm1(x, name=None):
+def expm1(x, name=None, *, out=None):
     """exp(x) - 1, accurate for small x."""
-    return dispatch(OPS["expm1"], (x,), ())
+    result = dispatch(OPS["expm1"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def eye(num_rows, num_columns=-1, dtype=None, name=None):
+def eye(num_rows, num_columns=-1, dtype=None, name=None, *, out=None):
     """Identity matrix of num_rows x num_columns (-1 means square); dtype None gives the default float."""
-    return dispatch(OPS["eye"], (), (as_int(num_rows), as_int(num_columns), dtype_or_none(dtype)))
+    result = dispatch(OPS["eye"], (), (as_int(num_rows), as_int(num_columns), dtype_or_none(dtype)))
+    return result if out is None else write_out(out, result)
 
 
 def fft_c2c(x, axes, normalization='backward', forward=True, name=None):
@@ -704,14 +733,16 @@ def flip(x, axis, name=None):
     return dispatch(OPS["flip"], (x,), (int_tuple(axis),))
 
 
-def floor(x, name=None):
+def floor(x, name=None, *, out=None):
     """Largest integer not above x (gradient zero)."""
-    return dispatch(OPS["floor"], (x,), ())
+    result = dispatch(OPS["floor"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def floor_divide(x, y, name=None):
+def floor_divide(x, y, name=None, *, out=None):
     """Elementwise floor(x / y) with broadcasting."""
-    return dispatch(OPS["floor_divide"], (x, y), ())
+    result = dispatch(OPS["floor_divide"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def fractional_max_pool2d(x, output_size, kernel_size=[0, 0], random_u=0.0, name=None):
@@ -724,9 +755,10 @@ def fractional_max_pool3d(x, output_size, kernel_size=[0, 0, 0], random_u=0.0, n
     return tuple(dispatch(OPS["fractional_max_pool3d"], (x,), (int_tuple(output_size), int_tuple(kernel_size), as_float(random_u))))
 
 
-def full(shape, fill_value=0.0, dtype=None, name=None):
+def full(shape, fill_value=0.0, dtype=None, name=None, *, out=None):
     """A new tensor of the given shape filled with fill_value (dtype inferred from the value when None)."""
-    return dispatch(OPS["full"], (), (size_tuple(shape), as_scalar(fill_value), dtype_or_none(dtype)))
+    result = dispatch(OPS["full"], (), (size_tuple(shape), as_scalar(fill_value), dtype_or_none(dtype)))
+    return result if out is None else write_out(out, result)
 
 
 def full_dynamic(shape, fill_value=0.0, dtype=None, name=None):
@@ -749,9 +781,10 @@ def gammaincc(x, y, name=None):
     return dispatch(OPS["gammaincc"], (x, y), ())
 
 
-def gather(x, index, axis=0, name=None):
+def gather(x, index, axis=0, name=None, *, out=None):
     """x's slices at index along axis; index is 1-D ([n, 1] accepted) or 0-D (drops the axis)."""
-    return dispatch(OPS["gather"], (x, index), (as_int(axis),))
+    result = dispatch(OPS["gather"], (x, index), (as_int(axis),))
+    return result if out is None else write_out(out, result)
 
 
 def gather_nd(x, index, name=None):
@@ -784,14 +817,16 @@ def getitem(x, indices, index, name=None):
     return dispatch(OPS["getitem"], (x, indices), (index,))
 
 
-def greater_equal(x, y, name=None):
+def greater_equal(x, y, name=None, *, out=None):
     """Elementwise x >= y with broadcasting (operands promoted first); bool result."""
-    return dispatch(OPS["greater_equal"], (x, y), ())
+    result = dispatch(OPS["greater_equal"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def greater_than(x, y, name=None):
+def greater_than(x, y, name=None, *, out=None):
     """Elementwise x > y with broadcasting (operands promoted first); bool result."""
-    return dispatch(OPS["greater_than"], (x, y), ())
+    result = dispatch(OPS["greater_than"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def grid_sample(x, grid, mode='bilinear', padding_mode='zeros', align_corners=True, name=None):
@@ -859,9 +894,10 @@ def increment(x, value=1.0, name=None):
     return dispatch(OPS["increment"], (x,), (as_float(value),))
 
 
-def index_select(x, index, axis=0, name=None):
+def index_select(x, index, axis=0, name=None, *, out=None):
     """x's slices at a 1-D index along axis."""
-    return dispatch(OPS["index_select"], (x, index), (as_int(axis),))
+    result = dispatch(OPS["index_select"], (x, index), (as_int(axis),))
+    return result if out is None else write_out(out, result)
 
 
 def inv(x, name=None):
@@ -909,14 +945,16 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     return dispatch(OPS["leaky_relu"], (x,), (as_float(negative_slope),))
 
 
-def less_equal(x, y, name=None):
+def less_equal(x, y, name=None, *, out=None):
     """Elementwise x <= y with broadcasting (operands promoted first); bool result."""
-    return dispatch(OPS["less_equal"], (x, y), ())
+    result = dispatch(OPS["less_equal"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def less_than(x, y, name=None):
+def less_than(x, y, name=None, *, out=None):
     """Elementwise x < y with broadcasting (operands promoted first); bool result."""
-    return dispatch(OPS["less_than"], (x, y), ())
+    result = dispatch(OPS["less_than"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def lgamma(x, name=None):
@@ -924,29 +962,34 @@ def lgamma(x, name=None):
     return dispatch(OPS["lgamma"], (x,), ())
 
 
-def linspace(start, stop, num, dtype=None, name=None):
+def linspace(start, stop, num, dtype=None, name=None, *, out=None):
     """num evenly spaced values from start to stop inclusive; dtype None gives the default float."""
-    return dispatch(OPS["linspace"], (), (as_scalar(start), as_scalar(stop), as_int(num), dtype_or_none(dtype)))
+    result = dispatch(OPS["linspace"], (), (as_scalar(start), as_scalar(stop), as_int(num), dtype_or_none(dtype)))
+    return result if out is None else write_out(out, result)
 
 
-def log(x, name=None):
+def log(x, name=None, *, out=None):
     """Natural logarithm of x."""
-    return dispatch(OPS["log"], (x,), ())
+    result = dispatch(OPS["log"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def log10(x, name=None):
+def log10(x, name=None, *, out=None):
     """Base-10 logarithm of x."""
-    return dispatch(OPS["log10"], (x,), ())
+    result = dispatch(OPS["log10"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def log1p(x, name=None):
+def log1p(x, name=None, *, out=None):
     """log(1 + x), accurate for small x."""
-    return dispatch(OPS["log1p"], (x,), ())
+    result = dispatch(OPS["log1p"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def log2(x, name=None):
+def log2(x, name=None, *, out=None):
     """Base-2 logarithm of x."""
-    return dispatch(OPS["log2"], (x,), ())
+    result = dispatch(OPS["log2"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def log_softmax(x, axis=-1, name=None):
@@ -954,24 +997,28 @@ def log_softmax(x, axis=-1, name=None):
     return dispatch(OPS["log_softmax"], (x,), (as_int(axis),))
 
 
-def logical_and(x, y, name=None):
+def logical_and(x, y, name=None, *, out=None):
     """Elementwise: both x and y are true (nonzero counts as true); bool result."""
-    return dispatch(OPS["logical_and"], (x, y), ())
+    result = dispatch(OPS["logical_and"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def logical_not(x, name=None):
+def logical_not(x, name=None, *, out=None):
     """Elementwise: x is false (zero); bool result."""
-    return dispatch(OPS["logical_not"], (x,), ())
+    result = dispatch(OPS["logical_not"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def logical_or(x, y, name=None):
+def logical_or(x, y, name=None, *, out=None):
     """Elementwise: x or y is true (nonzero counts as true); bool result."""
-    return dispatch(OPS["logical_or"], (x, y), ())
+    result = dispatch(OPS["logical_or"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def logical_xor(x, y, name=None):
+def logical_xor(x, y, name=None, *, out=None):
     """Elementwise: exactly one of x and y is true (nonzero counts as true); bool result."""
-    return dispatch(OPS["logical_xor"], (x, y), ())
+    result = dispatch(OPS["logical_xor"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def logsigmoid(x, name=None):
@@ -979,9 +1026,10 @@ def logsigmoid(x, name=None):
     return dispatch(OPS["logsigmoid"], (x,), ())
 
 
-def logsumexp(x, axis=[], keepdim=False, name=None):
+def logsumexp(x, axis=[], keepdim=False, name=None, *, out=None):
     """log(sum(exp(x))) over axis ([] = every axis), computed stably."""
-    return dispatch(OPS["logsumexp"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["logsumexp"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
 def lstsq(x, y, rcond=None, name=None):
@@ -1004,14 +1052,16 @@ def masked_fill(x, mask, value, name=None):
     return dispatch(OPS["masked_fill"], (x, mask, value), ())
 
 
-def masked_select(x, mask, name=None):
+def masked_select(x, mask, name=None, *, out=None):
     """1-D tensor of the elements of x (broadcast with mask) where mask is true."""
-    return dispatch(OPS["masked_select"], (x, mask), ())
+    result = dispatch(OPS["masked_select"], (x, mask), ())
+    return result if out is None else write_out(out, result)
 
 
-def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
+def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
     """Matrix product with broadcast batch dims; 1-D x is a row and 1-D y a column (dropped from the output); transposes swap the last two axes of operands of rank >= 2."""
-    return dispatch(OPS["matmul"], (x, y), ((transpose_x if transpose_x.__class__ is bool else as_bool(transpose_x)), (transpose_y if transpose_y.__class__ is bool else as_bool(transpose_y))))
+    result = dispatch(OPS["matmul"], (x, y), ((transpose_x if transpose_x.__class__ is bool else as_bool(transpose_x)), (transpose_y if transpose_y.__class__ is bool else as_bool(transpose_y))))
+    return result if out is None else write_out(out, result)
 
 
 def matrix_rank(x, tol=None, hermitian=False, name=None):
@@ -1034,14 +1084,16 @@ def max_pool3d_with_index(x, kernel_size, strides=[1, 1, 1], paddings=[0, 0, 0],
     return tuple(dispatch(OPS["max_pool3d_with_index"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), (global_pooling if global_pooling.__class__ is bool else as_bool(global_pooling)), (adaptive if adaptive.__class__ is bool else as_bool(adaptive)), (ceil_mode if ceil_mode.__class__ is bool else as_bool(ceil_mode)))))
 
 
-def maximum(x, y, name=None):
+def maximum(x, y, name=None, *, out=None):
     """Elementwise larger of x and y with broadcasting."""
-    return dispatch(OPS["maximum"], (x, y), ())
+    result = dispatch(OPS["maximum"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def mean(x, axis=[], keepdim=False, name=None):
+def mean(x, axis=[], keepdim=False, name=None, *, out=None):
     """Mean of x over axis ([] = every axis) in its dtype (integers and bools truncated); NaN where nothing is averaged."""
-    return dispatch(OPS["mean"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["mean"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
 def meshgrid(x, name=None):
@@ -1054,9 +1106,10 @@ def min(x, axis=[], keepdim=False, name=None):
     return dispatch(OPS["min"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
 
 
-def minimum(x, y, name=None):
+def minimum(x, y, name=None, *, out=None):
     """Elementwise smaller of x and y with broadcasting."""
-    return dispatch(OPS["minimum"], (x, y), ())
+    result = dispatch(OPS["minimum"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def mish(x, name=None):
@@ -1069,14 +1122,16 @@ def momentum(param, grad, velocity, learning_rate, mu, use_nesterov=False, regul
     return tuple(dispatch(OPS["momentum"], (param, grad, velocity, learning_rate), (as_float(mu), (use_nesterov if use_nesterov.__class__ is bool else as_bool(use_nesterov)), regularization_method, as_float(regularization_coeff))))
 
 
-def multinomial(x, num_samples=1, replacement=False, name=None):
+def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
     """num_samples int64 category indices per row of the non-negative weights x, with or without replacement."""
-    return dispatch(OPS["multinomial"], (x,), (as_int(num_samples), (replacement if replacement.__class__ is bool else as_bool(replacement))))
+    result = dispatch(OPS["multinomial"], (x,), (as_int(num_samples), (replacement if replacement.__class__ is bool else as_bool(replacement))))
+    return result if out is None else write_out(out, result)
 
 
-def multiply(x, y, name=None):
+def multiply(x, y, name=None, *, out=None):
     """Elementwise product of x and y with broadcasting."""
-    return dispatch(OPS["multiply"], (x, y), ())
+    result = dispatch(OPS["multiply"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def mv(x, vec, name=None):
@@ -1099,14 +1154,16 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction='mean', nam
     return dispatch(OPS["nll_loss"], (input, label, weight), (as_int(ignore_index), reduction))[0]
 
 
-def nonzero(x, name=None):
+def nonzero(x, name=None, *, out=None):
     """int64 coordinates [count, ndim] of the nonzero elements of x, in row-major order."""
-    return dispatch(OPS["nonzero"], (x,), ())
+    result = dispatch(OPS["nonzero"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def not_equal(x, y, name=None):
+def not_equal(x, y, name=None, *, out=None):
     """Elementwise x != y with broadcasting (operands promoted first); bool result."""
-    return dispatch(OPS["not_equal"], (x, y), ())
+    result = dispatch(OPS["not_equal"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def numel(x, name=None):
@@ -1154,14 +1211,16 @@ def pool3d(x, kernel_size, strides, paddings, ceil_mode=False, exclusive=True, d
     return dispatch(OPS["pool3d"], (x,), (int_tuple(kernel_size), int_tuple(strides), int_tuple(paddings), (ceil_mode if ceil_mode.__class__ is bool else as_bool(ceil_mode)), (exclusive if exclusive.__class__ is bool else as_bool(exclusive)), data_format, pooling_type, (global_pooling if global_pooling.__class__ is bool else as_bool(global_pooling)), (adaptive if adaptive.__class__ is bool else as_bool(adaptive)), padding_algorithm))
 
 
-def pow(x, y=1.0, name=None):
+def pow(x, y=1.0, name=None, *, out=None):
     """x ** y for a Python number y, in x's dtype."""
-    return dispatch(OPS["pow"], (x,), (as_scalar(y),))
+    result = dispatch(OPS["pow"], (x,), (as_scalar(y),))
+    return result if out is None else write_out(out, result)
 
 
-def prod(x, axis=[], keepdim=False, name=None):
+def prod(x, axis=[], keepdim=False, name=None, *, out=None):
     """Product of x over axis ([] = every axis), in x's dtype."""
-    return dispatch(OPS["prod"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["prod"], (x,), (int_tuple(axis), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
 def put_along_axis(arr, indices, values, axis, reduce='assign', name=None):
@@ -1184,9 +1243,10 @@ def randint(low, high, shape, dtype=None, name=None):
     return dispatch(OPS["randint"], (), (as_int(low), as_int(high), size_tuple(shape), dtype_or_none(dtype)))
 
 
-def randperm(n, dtype=None, name=None):
+def randperm(n, dtype=None, name=None, *, out=None):
     """A random permutation of 0..n-1 (int64 by default)."""
-    return dispatch(OPS["randperm"], (), (as_int(n), dtype_or_none(dtype)))
+    result = dispatch(OPS["randperm"], (), (as_int(n), dtype_or_none(dtype)))
+    return result if out is None else write_out(out, result)
 
 
 def real(x, name=None):
@@ -1214,9 +1274,10 @@ def relu6(x, name=None):
     return dispatch(OPS["relu6"], (x,), ())
 
 
-def remainder(x, y, name=None):
+def remainder(x, y, name=None, *, out=None):
     """Elementwise x mod y with broadcasting; the result takes the divisor's sign."""
-    return dispatch(OPS["remainder"], (x, y), ())
+    result = dispatch(OPS["remainder"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
 def reshape(x, shape, name=None):
@@ -1239,14 +1300,16 @@ def roll(x, shifts, axis=[], name=None):
     return dispatch(OPS["roll"], (x,), (int_tuple(shifts), int_tuple(axis)))
 
 
-def round(x, name=None):
+def round(x, name=None, *, out=None):
     """x rounded to the nearest integer, halves to even (gradient zero)."""
-    return dispatch(OPS["round"], (x,), ())
+    result = dispatch(OPS["round"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def rsqrt(x, name=None):
+def rsqrt(x, name=None, *, out=None):
     """1 / sqrt(x)."""
-    return dispatch(OPS["rsqrt"], (x,), ())
+    result = dispatch(OPS["rsqrt"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, name=None):
@@ -1254,9 +1317,10 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, name=None):
     return dispatch(OPS["scale"], (x,), (as_float(scale), as_float(bias), (bias_after_scale if bias_after_scale.__class__ is bool else as_bool(bias_after_scale))))
 
 
-def scatter(x, index, updates, overwrite=True, name=None):
+def scatter(x, index, updates, overwrite=True, name=None, *, out=None):
     """Copy of x with rows index (along axis 0) set to updates (last write wins), or with overwrite false zeroed then summed from every update aimed at them."""
-    return dispatch(OPS["scatter"], (x, index, updates), ((overwrite if overwrite.__class__ is bool else as_bool(overwrite)),))
+    result = dispatch(OPS["scatter"], (x, index, updates), ((overwrite if overwrite.__class__ is bool else as_bool(overwrite)),))
+    return result if out is None else write_out(out, result)
 
 
 def scatter_nd_add(x, index, updates, name=None):
@@ -1264,9 +1328,10 @@ def scatter_nd_add(x, index, updates, name=None):
     return dispatch(OPS["scatter_nd_add"], (x, index, updates), ())
 
 
-def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None):
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *, out=None):
     """Insertion indices of values into the innermost rows of sorted_sequence (leftmost, or rightmost when right)."""
-    return dispatch(OPS["searchsorted"], (sorted_sequence, values), ((out_int32 if out_int32.__class__ is bool else as_bool(out_int32)), (right if right.__class__ is bool else as_bool(right))))
+    result = dispatch(OPS["searchsorted"], (sorted_sequence, values), ((out_int32 if out_int32.__class__ is bool else as_bool(out_int32)), (right if right.__class__ is bool else as_bool(right))))
+    return result if out is None else write_out(out, result)
 
 
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None):
@@ -1294,9 +1359,10 @@ def shape(input, name=None):
     return dispatch(OPS["shape"], (input,), ())
 
 
-def sigmoid(x, name=None):
+def sigmoid(x, name=None, *, out=None):
     """Logistic function 1 / (1 + exp(-x))."""
-    return dispatch(OPS["sigmoid"], (x,), ())
+    result = dispatch(OPS["sigmoid"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def sigmoid_cross_entropy_with_logits(x, label, pos_weight=None, normalize=False, ignore_index=-100, name=None):
@@ -1304,9 +1370,10 @@ def sigmoid_cross_entropy_with_logits(x, label, pos_weight=None, normalize=False
     return dispatch(OPS["sigmoid_cross_entropy_with_logits"], (x, label, pos_weight), ((normalize if normalize.__class__ is bool else as_bool(normalize)), as_int(ignore_index)))
 
 
-def sign(x, name=None):
+def sign(x, name=None, *, out=None):
     """-1, 0 or 1 by the sign of x (gradient zero)."""
-    return dispatch(OPS["sign"], (x,), ())
+    result = dispatch(OPS["sign"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def silu(x, name=None):
@@ -1314,14 +1381,16 @@ def silu(x, name=None):
     return dispatch(OPS["silu"], (x,), ())
 
 
-def sin(x, name=None):
+def sin(x, name=None, *, out=None):
     """Sine of x."""
-    return dispatch(OPS["sin"], (x,), ())
+    result = dispatch(OPS["sin"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
-def sinh(x, name=None):
+def sinh(x, name=None, *, out=None):
     """Hyperbolic sine of x."""
-    return dispatch(OPS["sinh"], (x,), ())
+    result = dispatch(OPS["sinh"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def slice(input, axes, starts, ends, name=None):
@@ -1334,9 +1403,10 @@ def slogdet(x, name=None):
     return dispatch(OPS["slogdet"], (x,), ())
 
 
-def softmax(x, axis=-1, name=None):
+def softmax(x, axis=-1, name=None, *, out=None):
     """exp(x) normalised along axis, computed stably."""
-    return dispatch(OPS["softmax"], (x,), (as_int(axis),))
+    result = dispatch(OPS["softmax"], (x,), (as_int(axis),))
+    return result if out is None else write_out(out, result)
 
 
 def softplus(x, beta=1.0, threshold=20.0, name=None):
@@ -1364,9 +1434,10 @@ def split(x, sections, axis=0, name=None):
     return dispatch(OPS["split"], (x,), (int_tuple(sections), as_int(axis)))[0]
 
 
-def sqrt(x, name=None):
+def sqrt(x, name=None, *, out=None):
     """Square root of x."""
-    return dispatch(OPS["sqrt"], (x,), ())
+    result = dispatch(OPS["sqrt"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def square(x, name=None):
@@ -1399,14 +1470,16 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
     return dispatch(OPS["strided_slice"], (x,), (int_tuple(axes), int_tuple(starts), int_tuple(ends), int_tuple(strides)))
 
 
-def subtract(x, y, name=None):
+def subtract(x, y, name=None, *, out=None):
     """Elementwise difference x - y with broadcasting."""
-    return dispatch(OPS["subtract"], (x, y), ())
+    result = dispatch(OPS["subtract"], (x, y), ())
+    return result if out is None else write_out(out, result)
 
 
-def sum(x, axis=[], dtype=None, keepdim=False, name=None):
+def sum(x, axis=[], dtype=None, keepdim=False, name=None, *, out=None):
     """Sum of x over axis ([] = every axis); bool and int32 sum to int64 unless dtype is given."""
-    return dispatch(OPS["sum"], (x,), (int_tuple(axis), dtype_or_none(dtype), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["sum"], (x,), (int_tuple(axis), dtype_or_none(dtype), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
 def svd(x, full_matrices=False, name=None):
@@ -1414,9 +1487,10 @@ def svd(x, full_matrices=False, name=None):
     return tuple(dispatch(OPS["svd"], (x,), ((full_matrices if full_matrices.__class__ is bool else as_bool(full_matrices)),)))
 
 
-def take_along_axis(arr, indices, axis, name=None):
+def take_along_axis(arr, indices, axis, name=None, *, out=None):
     """Elements of arr at indices along axis; indices broadcast to arr's shape except along axis."""
-    return dispatch(OPS["take_along_axis"], (arr, indices), (as_int(axis),))
+    result = dispatch(OPS["take_along_axis"], (arr, indices), (as_int(axis),))
+    return result if out is None else write_out(out, result)
 
 
 def tan(x, name=None):
@@ -1424,9 +1498,10 @@ def tan(x, name=None):
     return dispatch(OPS["tan"], (x,), ())
 
 
-def tanh(x, name=None):
+def tanh(x, name=None, *, out=None):
     """Hyperbolic tangent of x."""
-    return dispatch(OPS["tanh"], (x,), ())
+    result = dispatch(OPS["tanh"], (x,), ())
+    return result if out is None else write_out(out, result)
 
 
 def tile(x, repeat_times, name=None):
@@ -1434,9 +1509,10 @@ def tile(x, repeat_times, name=None):
     return dispatch(OPS["tile"], (x,), (size_tuple(repeat_times),))
 
 
-def topk(x, k, axis=-1, largest=True, sorted=True, name=None):
+def topk(x, k, axis=-1, largest=True, sorted=True, name=None, *, out=None):
     """The k largest (or smallest) elements along axis, in sorted order, and their int64 indices."""
-    return tuple(dispatch(OPS["topk"], (x,), (as_scalar(k), as_int(axis), (largest if largest.__class__ is bool else as_bool(largest)), (sorted if sorted.__class__ is bool else as_bool(sorted)))))
+    result = tuple(dispatch(OPS["topk"], (x,), (as_scalar(k), as_int(axis), (largest if largest.__class__ is bool else as_bool(largest)), (sorted if sorted.__class__ is bool else as_bool(sorted)))))
+    return result if out is None else write_out(out, result)
 
 
 def transpose(x, perm, name=None):
@@ -1444,14 +1520,16 @@ def transpose(x, perm, name=None):
     return dispatch(OPS["transpose"], (x,), (int_tuple(perm),))
 
 
-def tril(x, diagonal=0, name=None):
+def tril(x, diagonal=0, name=None, *, out=None):
     """Lower triangle of the last two dims of x, on and below the diagonal-th diagonal."""
-    return dispatch(OPS["tril"], (x,), (as_int(diagonal),))
+    result = dispatch(OPS["tril"], (x,), (as_int(diagonal),))
+    return result if out is None else write_out(out, result)
 
 
-def triu(x, diagonal=0, name=None):
+def triu(x, diagonal=0, name=None, *, out=None):
     """Upper triangle of the last two dims of x, on and above the diagonal-th diagonal."""
-    return dispatch(OPS["triu"], (x,), (as_int(diagonal),))
+    result = dispatch(OPS["triu"], (x,), (as_int(diagonal),))
+    return result if out is None else write_out(out, result)
 
 
 def trunc(x, name=None):
@@ -1464,9 +1542,10 @@ def truncated_gaussian_random(shape, mean=0.0, std=1.0, seed=0, a=-2.0, b=2.0, d
     return dispatch(OPS["truncated_gaussian_random"], (), (size_tuple(shape), as_float(mean), as_float(std), as_int(seed), as_float(a), as_float(b), dtype_or_none(dtype)))
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None, *, out=None):
     """Uniform random values in [min, max) (default float dtype; seed != 0 uses its own generator)."""
-    return dispatch(OPS["uniform"], (), (size_tuple(shape), dtype_or_none(dtype), as_float(min), as_float(max), as_int(seed)))
+    result = dispatch(OPS["uniform"], (), (size_tuple(shape), dtype_or_none(dtype), as_float(min), as_float(max), as_int(seed)))
+    return result if out is None else write_out(out, result)
 
 
 def uniform_random(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
@@ -1494,9 +1573,10 @@ def unsqueeze(x, axis, name=None):
     return dispatch(OPS["unsqueeze"], (x,), (int_tuple(axis),))
 
 
-def var(x, axis=[], unbiased=True, keepdim=False, name=None):
+def var(x, axis=[], unbiased=True, keepdim=False, name=None, *, out=None):
     """Variance over axis ([] = every axis), divided by N - 1 when unbiased, else N."""
-    return dispatch(OPS["var"], (x,), (int_tuple(axis), (unbiased if unbiased.__class__ is bool else as_bool(unbiased)), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    result = dispatch(OPS["var"], (x,), (int_tuple(axis), (unbiased if unbiased.__class__ is bool else as_bool(unbiased)), (keepdim if keepdim.__class__ is bool else as_bool(keepdim))))
+    return result if out is None else write_out(out, result)
 
 
 def warpctc(logits, label, logits_length, labels_length, blank=0, norm_by_times=False, name=None):
@@ -1504,6 +1584,7 @@ def warpctc(logits, label, logits_length, labels_length, blank=0, norm_by_times=
     return dispatch(OPS["warpctc"], (logits, label, logits_length, labels_length), (as_int(blank), (norm_by_times if norm_by_times.__class__ is bool else as_bool(norm_by_times))))[0]
 
 
-def where(condition, x, y, name=None):
+def where(condition, x, y, name=None, *, out=None):
     """Elementwise choice: x where condition is true, else y (all three broadcast)."""
-    return dispatch(OPS["where"], (condition, x, y), ())
+    result = dispatch(OPS["where"], (condition, x, y), ())
+    return result if out is None else write_out(out, result)
