@@ -144,7 +144,7 @@ def describe_arguments(key, names):
 
 def data_names(args, kwargs, arg_names):
     """Names of the data Variables of a trace, one per Tensor or InputSpec in
-    `map_structure` order, as Paddle names them: an InputSpec's own name, else the
+    `map_tensors` order, as Paddle names them: an InputSpec's own name, else the
     argument's name, `name_i` for item i of a list or tuple, the key for a dict value
     (unique: a repeated name gets a `_k` suffix)."""
     names, used = [], set()

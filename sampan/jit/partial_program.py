@@ -19,20 +19,20 @@ from ..static.program_state import program_guard
 from ..static.input_spec import InputSpec
 from .errors import attach_op_origin
 
-__all__ = ["PartialProgram", "map_structure", "leaves", "mark_test"]
+__all__ = ["PartialProgram", "map_tensors", "leaves", "mark_test"]
 
 
-def map_structure(fn, obj):
+def map_tensors(fn, obj):
     """`obj` with `fn` applied to each Tensor, Variable or InputSpec inside lists/tuples/dicts
     (containers holding none are returned as they are, so Python state stays shared)."""
     if isinstance(obj, (Tensor, Variable, InputSpec)):
         return fn(obj)
     if isinstance(obj, (list, tuple)):
-        mapped = [map_structure(fn, v) for v in obj]
+        mapped = [map_tensors(fn, v) for v in obj]
         same = all(a is b for a, b in zip(mapped, obj))
         return obj if same else rebuilt(obj, mapped)
     if isinstance(obj, dict):
-        mapped = {k: map_structure(fn, v) for k, v in obj.items()}
+        mapped = {k: map_tensors(fn, v) for k, v in obj.items()}
         return obj if all(mapped[k] is v for k, v in obj.items()) else mapped
     return obj
 
@@ -40,7 +40,7 @@ def map_structure(fn, obj):
 def leaves(obj):
     """The Tensors/Variables/InputSpecs of a structure, in order."""
     found = []
-    map_structure(found.append, obj)
+    map_tensors(found.append, obj)
     return found
 
 
@@ -268,7 +268,7 @@ class PartialProgram:
         if self.single_output:
             return outs[0]
         arrays = {v.name: t for v, t in zip(self.out_vars, outs)}
-        return map_structure(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
+        return map_tensors(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
                              self.outputs)
 
     def run_flat(self, inputs):

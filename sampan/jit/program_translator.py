@@ -24,7 +24,7 @@ from .cache import (ProgramCache, check_spec_list, data_names, value_key,
 from .converters.common import JST
 from .errors import attach_user_frames, translate_origins
 from .operators.common import Undefined, is_variable
-from .partial_program import PartialProgram, leaves, map_structure, mark_test
+from .partial_program import PartialProgram, leaves, map_tensors, mark_test
 from .pyct import loader, origin, source, templates
 from .pyct.source import SourceUnavailableError
 from .segments import breaks
@@ -542,8 +542,8 @@ class StaticFunction:
                     _static_state(self._instance, main.global_block()) as state, \
                     (breaks.tracing(main, state, input_names, data_vars) if breaks is not None
                      else contextlib.nullcontext()):
-                static_args = map_structure(make_data, args)
-                static_kwargs = map_structure(make_data, kwargs)
+                static_args = map_tensors(make_data, args)
+                static_kwargs = map_tensors(make_data, kwargs)
                 outputs = _check_outputs(fn(*static_args, **static_kwargs))
         except Exception as exc:
             attach_user_frames(exc)

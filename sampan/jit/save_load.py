@@ -12,7 +12,7 @@ from ..inference.model_format import load_model, resolve_files
 from ..nn.layer.layers import Layer
 from ..static.input_spec import InputSpec
 from .cache import check_spec_list
-from .partial_program import leaves, map_structure
+from .partial_program import leaves, map_tensors
 from .program_translator import StaticFunction
 from .translated_layer import TranslatedLayer
 
@@ -70,7 +70,7 @@ def _arguments_of(function, specs):
     """(args, kwargs) to trace with: the explicit specs, else the arguments of the function's
     input_spec or last call, each tensor an InputSpec (Python values as they were)."""
     if specs is not None:
-        return [map_structure(_as_spec, s) if isinstance(s, (list, tuple, dict)) else
+        return [map_tensors(_as_spec, s) if isinstance(s, (list, tuple, dict)) else
                 _as_spec(s) for s in specs], {}
     try:
         program = function.concrete_program
@@ -79,7 +79,7 @@ def _arguments_of(function, specs):
         raise ValueError(f"jit.save: {exc}" if called else
                          f"jit.save: {function.__name__!r} has no input_spec and was never "
                          f"called; pass input_spec=[InputSpec(...)]") from None
-    args, kwargs = map_structure(_spec_of_variable, program.arguments)
+    args, kwargs = map_tensors(_spec_of_variable, program.arguments)
     return list(args), kwargs
 
 

@@ -21,7 +21,7 @@ from ..static.framework import Parameter as StaticParameter
 from ..static.framework import Variable
 from ..static.program_state import default_main_program
 from ..static.reinfer import InputShapeGate
-from .partial_program import PartialProgram, map_structure
+from .partial_program import PartialProgram, map_tensors
 
 __all__ = ["TranslatedLayer", "INFER_MODEL_SUFFIX", "INFER_PARAMS_SUFFIX"]
 
@@ -96,7 +96,7 @@ class _Method:
             program = _training_copy(self.saved.program)
             block = program.global_block()
             inputs, state = self._train_args
-            structure = map_structure(lambda v: block.var(v.name), self.saved.structure)
+            structure = map_tensors(lambda v: block.var(v.name), self.saved.structure)
             self.train_runner = PartialProgram(program, [block.var(v.name) for v in inputs],
                                                structure, state)
         return self.train_runner
@@ -155,7 +155,7 @@ class _Method:
                                                    stop_gradient=False).name
             block.append_op(op.type, _renamed(op.inputs, names), _renamed(op.outputs, names),
                             dict(op.attrs), op.origin)
-        return map_structure(lambda v: block.var(names[v.name]), self.saved.structure)
+        return map_tensors(lambda v: block.var(names[v.name]), self.saved.structure)
 
 
 class TranslatedLayer(Layer):

@@ -11,7 +11,7 @@ from ...static.framework import reading_values
 from ...static.mode import user_origin
 from .. import log
 from ..pyct import origin
-from ..partial_program import map_structure
+from ..partial_program import map_tensors
 from . import breaks
 from .breaks import OPERATIONS, BreakInBlock, GraphBreak, GraphBreakError
 from .effects import EffectAudit
@@ -126,7 +126,7 @@ class SegmentBuilder:
             step.outputs.append(var.name)
             self.values[var.name] = tensor
             return var
-        outputs = map_structure(as_variable, result)
+        outputs = map_tensors(as_variable, result)
         self.steps.append(step)
         log.event(1, f"to_static: graph break in {self.fn_name} at {where}")
         return outputs

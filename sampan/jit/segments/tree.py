@@ -5,7 +5,7 @@ import operator
 import numpy as np
 
 from ...static.framework import Variable
-from ..partial_program import leaves, map_structure
+from ..partial_program import leaves, map_tensors
 
 __all__ = ["Cut", "EagerCall", "End", "Values", "Node", "Miss", "path_to_tree", "merge", "walk"]
 
@@ -93,7 +93,7 @@ class EagerCall:
         """Call `fn` on this call's tensors; returns its result, its Tensors added to values."""
         def value(v):
             return values[v.name] if isinstance(v, Variable) else v
-        result = self.fn(*map_structure(value, self.args), **map_structure(value, self.kwargs))
+        result = self.fn(*map_tensors(value, self.args), **map_tensors(value, self.kwargs))
         values.update(zip(self.outputs, (t for t in leaves(result) if hasattr(t, "_data"))))
         return result
 
@@ -126,7 +126,7 @@ class End:
             tensor, value = values[name], values[final]
             if not _same_array(tensor._data, value._data):
                 tensor._take_over(value)
-        return map_structure(lambda v: values[v.name] if isinstance(v, Variable) else v,
+        return map_tensors(lambda v: values[v.name] if isinstance(v, Variable) else v,
                              self.outputs)
 
 
