@@ -22,17 +22,21 @@ from .errors import attach_op_origin
 __all__ = ["PartialProgram", "map_tensors", "leaves", "mark_test"]
 
 
-def map_tensors(fn, obj):
-    """`obj` with `fn` applied to each Tensor, Variable or InputSpec inside lists/tuples/dicts
-    (containers holding none are returned as they are, so Python state stays shared)."""
-    if isinstance(obj, (Tensor, Variable, InputSpec)):
+_TENSORS = (Tensor, Variable, InputSpec)
+
+
+def map_tensors(fn, obj, kinds=_TENSORS):
+    """`obj` with `fn` applied to each leaf of `kinds` (Tensors, Variables and InputSpecs)
+    inside lists/tuples/dicts (containers holding none are returned as they are, so Python
+    state stays shared)."""
+    if isinstance(obj, kinds):
         return fn(obj)
     if isinstance(obj, (list, tuple)):
-        mapped = [map_tensors(fn, v) for v in obj]
+        mapped = [map_tensors(fn, v, kinds) for v in obj]
         same = all(a is b for a, b in zip(mapped, obj))
         return obj if same else rebuilt(obj, mapped)
     if isinstance(obj, dict):
-        mapped = {k: map_tensors(fn, v) for k, v in obj.items()}
+        mapped = {k: map_tensors(fn, v, kinds) for k, v in obj.items()}
         return obj if all(mapped[k] is v for k, v in obj.items()) else mapped
     return obj
 

@@ -14,7 +14,6 @@ from ..core.gc_pause import gc_paused
 from ..eager.grad_mode import STATE as GRAD_STATE, enable_grad
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
-from ..static.control_flow.nest import rebuilt
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline, report
@@ -281,15 +280,7 @@ _PLAIN = {Tensor}
 def _arrays_as_tensors(obj):
     """`obj` with each NumPy array (in lists/tuples/dicts) made a Tensor: as in Paddle,
     array arguments are program inputs, not constants."""
-    if isinstance(obj, np.ndarray):
-        return Tensor(obj)
-    if isinstance(obj, (list, tuple)):
-        items = [_arrays_as_tensors(v) for v in obj]
-        return obj if all(a is b for a, b in zip(items, obj)) else rebuilt(obj, items)
-    if isinstance(obj, dict):
-        items = {k: _arrays_as_tensors(v) for k, v in obj.items()}
-        return obj if all(items[k] is v for k, v in obj.items()) else items
-    return obj
+    return map_tensors(Tensor, obj, np.ndarray)
 
 
 def _tensor_leaves(args, kwargs):

@@ -6,6 +6,7 @@ import warnings
 import weakref
 
 from ..nn.layer.layers import Layer
+from ..static.control_flow.nest import flatten
 from .operators.common import is_variable
 
 __all__ = ["find_stores", "store_values", "StoredTensor"]
@@ -45,11 +46,7 @@ def _owners(instance):
 
 def _holds_variable(value):
     """True when a list/tuple/dict (nested) holds a Variable."""
-    if isinstance(value, (list, tuple)):
-        return any(map(_holds_variable, value))
-    if isinstance(value, dict):
-        return any(map(_holds_variable, value.values()))
-    return is_variable(value)
+    return any(map(is_variable, flatten(value)))
 
 
 def _stored_variables(instance, qualname):
