@@ -174,3 +174,16 @@ def test_save_and_load_serve_other_batch_sizes_and_lengths(kind, tmp_path):
         x, lengths = sample(batch, time, seed=5)
         np.testing.assert_allclose(loaded(x, lengths).numpy(), model(x, lengths).numpy(),
                                    rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("full_graph", [True, False])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_recurrent_layer_converted_itself_matches_eager(kind, full_graph):
+    """to_static of the recurrent layer itself converts its own forward (nested per-layer
+    and per-direction loops appending final states)."""
+    paddle.seed(3)
+    eager = KINDS[kind](FEATURES, HIDDEN, 2, "bidirect")
+    static = to_static(copy.deepcopy(eager), full_graph=full_graph)
+    x, _ = sample(3, 4)
+    for got, want in zip(paddle.utils.flatten(static(x)), paddle.utils.flatten(eager(x))):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)

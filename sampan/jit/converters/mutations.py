@@ -12,7 +12,8 @@ __all__ = ["Mutations", "mutations"]
 _METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update",
                       "setdefault", "popitem", "sort", "reverse", "add", "discard",
                       "__setitem__", "__delitem__"})
-_EFFECTS_ARG = 5  # position of the effects tuple in `_jst.IfElse/While(...)` calls
+# position of the effects tuple in `_jst.IfElse(...)` and `_jst.While(...)` calls
+_EFFECTS_ARG = {"IfElse": 5, "While": 4}
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
@@ -120,10 +121,12 @@ def _callee(call):
     return func
 
 
-def _nested_spec(call, found):
+def _nested_spec(call, kind, found):
     """Add the objects an already converted inner if/while (`_jst.IfElse/While(...,
-    effects)`) changes: its body functions are nested defs the walk skips."""
-    spec = call.args[_EFFECTS_ARG] if len(call.args) > _EFFECTS_ARG else None
+    effects)`, `kind` naming which) changes: its body functions are nested defs the walk
+    skips."""
+    position = _EFFECTS_ARG[kind]
+    spec = call.args[position] if len(call.args) > position else None
     if not isinstance(spec, ast.Tuple):
         return
     for entry in spec.elts:
@@ -162,8 +165,9 @@ def mutations(statements, calls=False):
             found.target(node.target)
         elif isinstance(node, ast.Call):
             func = _callee(node)
-            if _runtime(func, "IfElse") or _runtime(func, "While"):
-                _nested_spec(node, found)
+            kind = next((k for k in _EFFECTS_ARG if _runtime(func, k)), None)
+            if kind is not None:
+                _nested_spec(node, kind, found)
             elif isinstance(func, ast.Attribute) and _in_place_method(func.attr):
                 found._contents(func.value)
             elif calls and func is not node.func:  # a user call, `_jst.Call(f)(...)`
