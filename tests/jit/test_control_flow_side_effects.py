@@ -476,3 +476,20 @@ def test_tensor_loop_counters_collect_and_write_by_index():
     for n in (0, 2, 4):
         np.testing.assert_allclose(static(paddle.to_tensor(n)).numpy(),
                                    written_by_index_in_loop(n).numpy())
+
+
+def append_in_nested_loops(x, n, m):
+    found = []
+    for i in range(n):
+        for j in range(m):
+            found.append(x * (i + 1) + j)
+    return paddle.stack(found)
+
+
+@pytest.mark.parametrize("as_tensor", [False, True])
+def test_list_appended_in_an_inner_loop_is_carried_by_the_outer_loop(as_tensor):
+    static = to_static(append_in_nested_loops)
+    for n, m in ((2, 3), (1, 1), (3, 2)):
+        args = (paddle.to_tensor(n), paddle.to_tensor(m)) if as_tensor else (n, m)
+        np.testing.assert_allclose(static(POS[0], *args).numpy(),
+                                   append_in_nested_loops(POS[0], n, m).numpy())

@@ -159,6 +159,9 @@ def _with_probe(values, probe):
             # loop counter is still one)
             like = after[-1] if after.appended is None else after.appended
             v = ArrayList(to_array(v, as_variable(like, like) if is_number(like) else like))
+        elif _is_list(v) and isinstance(result, ArrayList):
+            # an inner Tensor loop appended to it: an array of the inner array's items
+            v = ArrayList(to_array(v, result.var))
         out.append(v)
     return out
 
