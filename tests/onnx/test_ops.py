@@ -123,6 +123,11 @@ CASES = {
     "gather_nd": (lambda a, i: paddle.gather_nd(a, i), [X, np.array([[1, 2], [0, 0]], "int64")]),
     "take_along_axis": (lambda a, i: paddle.take_along_axis(a, i, 2),
                         [X, R.randint(0, 4, (2, 3, 2)).astype("int64")]),
+    # indices broadcast to arr's shape off the axis (an RNN's reversal of padded steps)
+    "take_along_axis_broadcast": (lambda a, i, j: (paddle.take_along_axis(a, i, 0),
+                                                   paddle.take_along_axis(a, j, 1)),
+                                  [X, R.randint(0, 2, (3, 1, 1)).astype("int64"),
+                                   R.randint(-3, 3, (1, 2, 1)).astype("int32")]),
     "expand": (lambda a: paddle.expand(a[:, :1], [2, 5, 4]), [X]),
     "tile": (lambda a: paddle.tile(a, [2, 1, 1, 2]), [X]),
     "flip": (lambda a: paddle.flip(a, [0, 2]), [X]),

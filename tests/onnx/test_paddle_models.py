@@ -10,15 +10,11 @@ from ..interop.test_paddle_models import FIXTURES, LEGACY, PIR, reference
 from .harness import export, node_types
 
 CONTROL_FLOW = {"mlp_if": "If", "while_loop": "Loop"}
-# known gaps of the ONNX exporter (the model itself runs in sampan: tests/interop)
-ONNX_GAPS = {"lstm_lengths": "an LSTM with sequence_length exports a graph that fails ONNX "
-                             "shape inference (MatMul of incompatible dimensions)"}
 
 
-@pytest.mark.parametrize("folder,name", [
-    pytest.param(folder, n, marks=pytest.mark.xfail(reason=ONNX_GAPS[n], strict=True))
-    if n in ONNX_GAPS else (folder, n)
-    for folder, names in (("pir", PIR), ("legacy", LEGACY)) for n in names])
+@pytest.mark.parametrize("folder,name", [(folder, n) for folder, names in (("pir", PIR),
+                                                                         ("legacy", LEGACY))
+                                         for n in names])
 def test_paddle_written_model_exports_to_onnx(tmp_path, folder, name):
     prefix = str(FIXTURES / folder / name)
     inputs, expected = reference(prefix)

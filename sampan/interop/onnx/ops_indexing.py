@@ -87,11 +87,32 @@ def gather_nd(g, op):
 
 
 @emits("take_along_axis")
-def take_alongaxis_of(g, op):
+def take_along_axis(g, op):
+    """GatherElements on the indices broadcast to arr's shape off the axis, as sampan's
+    kernel broadcasts them (GatherElements itself gives an index-shaped result)."""
     g.require(11, "GatherElements")
-    rank = len(g.shape_of(op, "arr"))
-    g.node("GatherElements", [g.arg(op, "arr"), g.arg(op, "indices")], g.result(op),
-           axis=axis_of(op.attrs["axis"], rank))
+    arr_shape, index_shape = g.shape_of(op, "arr"), g.shape_of(op, "indices")
+    axis = axis_of(op.attrs["axis"], len(arr_shape))
+    arr, indices = g.arg(op, "arr"), g.arg(op, "indices")
+    if not _same_off_axis(arr_shape, index_shape, axis):
+        indices = g.node("Expand", [indices, _along_shape(g, arr, indices, axis,
+                                                           len(arr_shape))])
+    g.node("GatherElements", [arr, indices], g.result(op), axis=axis)
+
+
+def _same_off_axis(a, b, axis):
+    """Whether static shapes `a` and `b` are known and equal except along `axis`."""
+    return all(x == y and x >= 0 for k, (x, y) in enumerate(zip(a, b)) if k != axis)
+
+
+def _along_shape(g, arr, indices, axis, rank):
+    """arr's run-time shape with indices' size along `axis` (1-D int64)."""
+    parts = [run_time_dims(g, indices, axis, axis + 1)]
+    if axis > 0:
+        parts.insert(0, run_time_dims(g, arr, 0, axis))
+    if axis + 1 < rank:
+        parts.append(run_time_dims(g, arr, axis + 1, rank))
+    return g.node("Concat", parts, axis=0)
 
 
 def _clamped(g, n, value, default):
