@@ -37,6 +37,13 @@ class Decoder:
         return False
 
 
+def _batch_size(structure):
+    """The batch size of the first tensor of `structure`: an int, or a run-time size (a
+    Tensor) when it is unknown while a Program is built (an InputSpec's None)."""
+    first = flatten(structure)[0]
+    return first.shape[0] if first.shape[0] >= 0 else P.shape(first)[0]
+
+
 class BeamSearchDecoder(Decoder):
     """Beam search over a cell: each step runs `cell` on the batch's `beam_size` beams,
     scores every continuation by its summed log-probability and keeps the best
@@ -87,21 +94,22 @@ class BeamSearchDecoder(Decoder):
         x = P.unsqueeze(x, [1])
         return P.tile(x, [1, self.beam_size] + [1] * (len(x.shape) - 2))
 
-    def _gather(self, x, indices):
-        """x[b, indices[b, k]] for each batch row b: [batch, beam, ...]."""
-        beams = indices.shape[1]
-        rows = P.tile(P.unsqueeze(P.arange(0, self.batch_size, dtype=indices.dtype), [1]),
-                      [1, beams])
-        return P.gather_nd(x, P.stack([rows, indices], axis=2))
+    @staticmethod
+    def _gather(x, indices):
+        """x[b, indices[b, k]] for each batch row b: [batch, beam, ...] (the indices
+        broadcast over x's trailing dims, so the batch size is never needed)."""
+        index = P.reshape(indices, list(indices.shape) + [1] * (len(x.shape) - 2))
+        return P.take_along_axis(x, index, 1)
 
     def initialize(self, initial_cell_states):
         """Start every batch row with one live beam (the others at -inf) on start_token."""
-        self.batch_size = flatten(initial_cell_states)[0].shape[0]
+        self.batch_size = _batch_size(initial_cell_states)
         cell_states = map_structure(self._expand_to_beam_size, initial_cell_states)
-        ids = P.full([self.batch_size, self.beam_size], self.start_token, "int64")
-        first = np.array([[0.0] + [_NEG_INF] * (self.beam_size - 1)], get_default_dtype())
-        log_probs = P.tile(P.to_tensor(first), [self.batch_size, 1])
-        finished = P.full([self.batch_size, self.beam_size], False, "bool")
+        shape = [self.batch_size, self.beam_size]
+        ids = P.full(shape, self.start_token, "int64")
+        first = np.array([0.0] + [_NEG_INF] * (self.beam_size - 1), get_default_dtype())
+        log_probs = P.full(shape, 0.0, get_default_dtype()) + P.to_tensor(first)
+        finished = P.full(shape, False, "bool")
         inputs = self.embedding_fn(ids) if self.embedding_fn else ids
         return inputs, self.StateWrapper(cell_states, log_probs, finished,
                                          P.zeros_like(ids)), finished
@@ -111,8 +119,7 @@ class BeamSearchDecoder(Decoder):
         vocab = probs.shape[-1]
         only_end = np.full([vocab], _NEG_INF, probs.dtype.name)
         only_end[self.end_token] = 0.0
-        done = P.tile(P.unsqueeze(finished, [2]), [1, 1, vocab])
-        return P.where(done, P.to_tensor(only_end).expand(probs.shape), probs)
+        return P.where(P.unsqueeze(finished, [2]), P.to_tensor(only_end), probs)
 
     def _beam_search_step(self, logits, next_cell_states, beam_state):
         vocab = logits.shape[-1]

@@ -74,3 +74,17 @@ def test_tile_beam_merge_with_batch_repeats_each_row():
     x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
     out = nn.BeamSearchDecoder.tile_beam_merge_with_batch(x, 2)
     np.testing.assert_array_equal(out.numpy(), [[1, 2], [1, 2], [3, 4], [3, 4]])
+
+
+def test_beam_search_under_to_static_with_an_unknown_batch_size():
+    """One Program (the batch dim None) serves Paddle's batch of 2 and a batch of 3 whose
+    first rows decode as before."""
+    net = _model(3.0, 9)
+    run = paddle.jit.to_static(net, input_spec=[paddle.static.InputSpec([None, 8], "float32")])
+    expected_ids, expected_log_probs, expected_lengths = PADDLE[(3.0, 9)]
+    for h0 in (H0, np.concatenate([H0, H0[:1] * 0.5])):
+        ids, log_probs, lengths = run(paddle.to_tensor(h0))
+        np.testing.assert_array_equal(ids.numpy()[:2], expected_ids)
+        np.testing.assert_allclose(log_probs.numpy()[:2], expected_log_probs, atol=2e-4)
+        np.testing.assert_array_equal(lengths.numpy()[:2], expected_lengths)
+    assert len(run.forward.program_cache) == 1

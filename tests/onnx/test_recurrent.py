@@ -12,6 +12,7 @@ import sampan as paddle
 from sampan import nn
 from sampan.static import InputSpec
 
+from ..nn.test_beam_search import H0, PADDLE as PADDLE_BEAMS, _model as beam_search_model
 from .harness import assert_same, export, node_types
 
 FEATURES, HIDDEN, STEPS = 3, 4, 5
@@ -169,3 +170,19 @@ def test_decorated_forward_exports_with_its_own_specs(tmp_path):
     for batch in (2, 3):
         assert_same(layer, session, Inputs("gru", None, False, False, True).arrays(batch, STEPS),
                     **TOLERANCE)
+
+
+def test_beam_search_decoder_over_a_dynamic_batch(tmp_path):
+    """nn.dynamic_decode of a BeamSearchDecoder over a GRUCell (unrolled max_step_num + 1
+    steps) from one file at two batch sizes: Paddle's recorded ids, log-probabilities and
+    lengths, and eager sampan's."""
+    net = beam_search_model(0.0, 4)
+    net.eval()
+    _, session = export(net, [InputSpec([None, 8], "float32", "h0")], tmp_path)
+    ids, log_probs, lengths = session.run(None, {"h0": H0})
+    expected_ids, expected_log_probs, expected_lengths = PADDLE_BEAMS[(0.0, 4)]
+    np.testing.assert_array_equal(ids, expected_ids)
+    np.testing.assert_allclose(log_probs, expected_log_probs, atol=2e-4)
+    np.testing.assert_array_equal(lengths, expected_lengths)
+    more = np.concatenate([H0, H0[:1] * -0.5])
+    assert_same(net, session, [more], **TOLERANCE)
