@@ -27,7 +27,7 @@ from .partial_program import PartialProgram, leaves, map_tensors, mark_test
 from .pyct import loader, origin, source, templates
 from .pyct.source import SourceUnavailableError
 from .segments import breaks
-from .stored_tensors import find_stores
+from .stored_tensors import find_stores, owners
 from .segments.builder import SegmentBuilder
 from .segments.call import SegmentedCalls
 from .pyct.naming import Namer
@@ -536,6 +536,8 @@ class StaticFunction:
                 static_args = map_tensors(make_data, args)
                 static_kwargs = map_tensors(make_data, kwargs)
                 outputs = _check_outputs(fn(*static_args, **static_kwargs))
+                if breaks is not None:
+                    breaks.returned(outputs, owners(self._instance))
         except Exception as exc:
             attach_user_frames(exc)
             raise

@@ -9,7 +9,8 @@ from ..nn.layer.layers import Layer
 from ..static.control_flow.nest import flatten
 from .operators.common import is_variable
 
-__all__ = ["find_stores", "store_values", "StoredTensor"]
+__all__ = ["find_stores", "store_values", "StoredTensor", "owners", "replace_variables",
+           "write_back_arguments"]
 
 _LAYER_TABLES = ("_parameters", "_buffers", "_sub_layers")  # a Layer's own bookkeeping
 
@@ -36,7 +37,7 @@ class StoredTensor:
             object.__setattr__(owner, self.name, tensor)
 
 
-def _owners(instance):
+def owners(instance):
     """The objects whose attributes a run refreshes: a Layer and its sublayers, or the
     object a converted method is bound to."""
     if isinstance(instance, Layer):
@@ -54,7 +55,7 @@ def _stored_variables(instance, qualname):
     reaches that holds a Variable. A container attribute holding Variables keeps them (as
     in Paddle), with a warning: its Python changes (appends, item writes) do not rerun on
     cached calls, so no run could keep it as eager execution would."""
-    for owner in _owners(instance):
+    for owner in owners(instance):
         for name, value in list(getattr(owner, "__dict__", {}).items()):
             if is_variable(value):
                 yield owner, name, value
@@ -86,3 +87,59 @@ def store_values(instance, values, qualname):
         tensor = dict.get(values, var.name)
         if tensor is not None:
             StoredTensor(owner, name, var).store(tensor)
+
+
+def _eager(values):
+    """A Variable's eager Tensor from `values` ({name: Tensor}); other items as they are."""
+    def value(item):
+        return dict.get(values, item.name, item) if is_variable(item) else item
+    return value
+
+
+def _replace_items(container, value, depth=0):
+    """Put eager Tensors in place of the Variables of a list or dict, nested ones too."""
+    if depth > 32:
+        return
+    items = container.items() if isinstance(container, dict) else enumerate(container)
+    for key, item in list(items):
+        if isinstance(item, (list, dict)):
+            _replace_items(item, value, depth + 1)
+        else:
+            container[key] = value(item)
+
+
+def replace_variables(objects, values):
+    """In the lists, dicts and attributes of `objects` (ones a traced call's Python changed,
+    which then runs eagerly), put each Variable's eager Tensor from `values` in its place,
+    so the traced call leaves what an eager one would."""
+    value = _eager(values)
+    for obj in objects:
+        if isinstance(obj, (list, dict)):
+            _replace_items(obj, value)
+        for name, item in list(getattr(obj, "__dict__", {}).items()):
+            if is_variable(item):
+                object.__setattr__(obj, name, value(item))
+            elif isinstance(item, (list, dict)) and name not in _LAYER_TABLES:
+                _replace_items(item, value)
+
+
+def write_back_arguments(originals, traced, changed, values):
+    """Give the caller's lists and dicts the changes the trace made to their copies (a
+    container of Tensors is traced as a copy holding Variables): `originals` and `traced`
+    are the call's arguments and the traced ones, `changed` the objects the trace's Python
+    changed, `values` the eager Tensors by Variable name."""
+    value, changed = _eager(values), {id(obj) for obj in changed}
+    pairs = [(originals, traced)]
+    while pairs:
+        original, copy = pairs.pop()
+        if original is copy:
+            continue
+        if isinstance(original, (list, tuple)) and isinstance(copy, (list, tuple)):
+            pairs.extend(zip(original, copy))
+            if isinstance(original, list) and id(copy) in changed:
+                original[:] = map(value, copy)
+        elif isinstance(original, dict) and isinstance(copy, dict):
+            pairs.extend((original[k], copy[k]) for k in original if k in copy)
+            if id(copy) in changed:
+                original.clear()
+                original.update((k, value(v)) for k, v in copy.items())

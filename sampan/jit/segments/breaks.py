@@ -68,11 +68,11 @@ def building_block():
     if builder is None:
         yield
         return
-    mark = len(builder.audit.effects)
+    mark = builder.audit.mark()
     try:
         yield
     except BaseException:  # a break, or a construct no op expresses: it runs as Python
-        del builder.audit.effects[mark:]
+        builder.audit.forget(mark)
         raise
 
 

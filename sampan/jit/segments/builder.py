@@ -165,18 +165,25 @@ class SegmentBuilder:
     def eager_reason(self):
         """Why calls of this trace's signature run eagerly (its Python has effects a walk
         of segments would skip), or None."""
-        if self.broke and self.audit.effects:
+        if self.audit.effects:
             return f"its Python has effects a cached call would skip: {self.audit.effects[0]}"
         return None
 
+    def returned(self, outputs, refreshed):
+        """The traced function returned `outputs`: judge the writes its Python made
+        (`refreshed`: the objects whose Tensor attributes each run sets, stored_tensors)."""
+        if self.live is not None:
+            with self.audit.paused():
+                self.audit.settle(outputs, refreshed)
+
     def finish(self, outputs):
         """The call's eager outputs after the last segment ran, and the path traced
-        (segments and cuts, ending in End(outputs)); None when the trace never broke and
-        changed no input in place (then it is one Program)."""
+        (segments and cuts, ending in End(outputs)); None when the trace never broke,
+        changed no input in place and had no Python effects (then it is one Program)."""
         block = self.program.global_block()
         written = [(name, var.name) for name, var in zip(self.input_names, self.data_vars)
                    if not _carried(block, var.name, name)]
-        if not written and not self.broke:
+        if not written and not self.broke and not self.audit.effects:
             return None
         self._flush()
         end = End(outputs, written)

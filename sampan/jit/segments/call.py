@@ -10,7 +10,7 @@ from ...core.random import get_rng_state, set_rng_state
 from ...static.mode import is_sampan_file
 from .. import log
 from ..cache import with_specs
-from ..stored_tensors import store_values
+from ..stored_tensors import replace_variables, store_values, write_back_arguments
 from .breaks import GraphBreak, GraphBreakError
 from .segment import Segment
 from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, walk
@@ -161,12 +161,14 @@ class SegmentedCalls:
         builder = fn._segment_builder(tensors)
         traced = fn._trace(args, kwargs, builder, reason)
         done = builder.finish(traced[3])
-        if done is None:  # no break: the one Program full_graph=True builds
+        if done is None:  # no break, no effect: the one Program full_graph=True builds
             program = fn._concrete_of(traced)
             fn._cache.add(key, program)
             self.last_call, self.last_breaks = CallStats(1, True), []
             return program.partial_program(tensors)
         outputs, steps = done
+        replace_variables(builder.audit.changed, builder.values)
+        write_back_arguments((args, kwargs), traced[5], builder.audit.changed, builder.values)
         store_values(fn._instance, builder.values, fn._fn.__qualname__)
         fn._cache.forget_last()
         self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]
