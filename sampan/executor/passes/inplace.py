@@ -39,10 +39,10 @@ def _unary(ufunc, kernel):
 
 
 def _relu(kernel):
-    """x = max(x, 0) for floating x, else the kernel."""
+    """x = max(x, 0) in x's buffer for floating x, else the kernel."""
     def run(x):
         if x.ndim and x.dtype.kind == "f":
-            return np.maximum(x, 0, out=x)
+            return kernel(x, out=x)
         return kernel(x)
     return run
 

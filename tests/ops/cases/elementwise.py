@@ -283,6 +283,9 @@ ACTIVATIONS = (
     + [
         OpCase("relu", {"x": randint(2, 3, low=-3, high=3)}, ref=lambda x: np.maximum(x, 0),
                name="int"),
+        OpCase("relu", {"x": np.array([np.nan, -np.inf, -1.0, -0.0, 0.0, 2.0, np.inf],
+                                      "float32")},
+               ref=lambda x: np.maximum(x, 0), grad=(), name="special"),
         OpCase("relu6", {"x": KINKS}, ref=lambda x: np.clip(x, 0, 6), name="kinks"),
         OpCase("leaky_relu", {"x": rand_away(3, 4)}, {"negative_slope": 0.2},
                ref=lambda x, negative_slope: np.where(x > 0, x, negative_slope * x), name="slope"),
