@@ -12,6 +12,7 @@ block small enough to stay in cache: one product over all columns is several tim
 with OpenBLAS on these thin matrices, and the whole copy (25x the input for a 5x5 kernel)
 would stream through memory.
 """
+import functools
 import itertools
 
 import numpy as np
@@ -176,27 +177,48 @@ def _pointwise(input, filter):
     return out.reshape((n, filter.shape[0]) + input.shape[2:])
 
 
+@functools.lru_cache(maxsize=4096)
+def _forward_geometry(x_shape, kernel_hw, strides, paddings, padding_algorithm, dilations,
+                      data_format):
+    """(paddings as 2 values per axis, effective dilations, output spatial sizes) of a
+    convolution: a function of shapes and attributes only, so computed once per signature
+    (it was a third of a small convolution's time)."""
+    in_hw = split_layout(x_shape, data_format)[2]
+    pads, dils = resolve_paddings(paddings, padding_algorithm, in_hw, kernel_hw, strides,
+                                  dilations)
+    out_hw = conv_output_hw(in_hw, kernel_hw, strides, paddings, padding_algorithm, dilations)
+    return pads, dils, out_hw
+
+
 def conv(input, filter, strides, paddings, padding_algorithm, dilations, groups, data_format,
          *, need=(True, True)):
     """Grouped, strided, dilated cross-correlation; filter [O, C/groups, *kernel]. Also
     returns the im2col columns (a view of the padded input) for the backward to read.
     Without the columns (inference), depthwise and channels-last 1x1 convolutions take the
     channels-last paths of nn_conv_channels_last."""
-    in_hw, pads, dils = _conv_setup(input.shape, filter, strides, paddings, padding_algorithm,
-                                    dilations, data_format)
-    if not need[1] and is_pointwise(input, filter, strides, pads, groups, data_format):
-        return pointwise_conv(input, filter, data_format), None
-    if (not need[1] and groups == 1 and not channel_last(data_format)
-            and all(k == 1 for k in filter.shape[2:]) and all(s == 1 for s in strides)
-            and not any(pads)):
-        return _pointwise(input, filter), None
-    out_hw = conv_output_hw(in_hw, filter.shape[2:], strides, paddings, padding_algorithm,
-                            dilations)
-    if not need[1] and is_depthwise(input, filter, groups, dils, data_format):
-        return depthwise_conv(input, filter, strides, pads, out_hw, data_format), None
+    pads, dils, out_hw = _forward_geometry(input.shape, filter.shape[2:], tuple(strides),
+                                           tuple(paddings), padding_algorithm,
+                                           tuple(dilations), data_format)
+    if not need[1]:
+        out = _inference_conv(input, filter, strides, pads, dils, out_hw, groups, data_format)
+        if out is not None:
+            return out, None
     cols = _im2col(_to_cn(input, data_format, pads), filter.shape[2:], out_hw, strides, dils)
     out = _from_cn(_conv_cols(cols, filter, groups), data_format)
     return out, (cols if need[1] else None)
+
+
+def _inference_conv(input, filter, strides, pads, dils, out_hw, groups, data_format):
+    """The convolution by a path that keeps no columns (1x1 as one matmul, depthwise in
+    channels-last memory), or None when none applies."""
+    if is_pointwise(input, filter, strides, pads, groups, data_format):
+        return pointwise_conv(input, filter, data_format)
+    if (groups == 1 and not channel_last(data_format) and all(k == 1 for k in filter.shape[2:])
+            and all(s == 1 for s in strides) and not any(pads)):
+        return _pointwise(input, filter)
+    if is_depthwise(input, filter, groups, dils, data_format):
+        return depthwise_conv(input, filter, strides, pads, out_hw, data_format)
+    return None
 
 
 def conv_grad(input, filter, columns, out_grad, strides, paddings, padding_algorithm,

@@ -9,6 +9,8 @@ costs two whole-array operations; its gradient runs the same passes backwards. A
 and large windows, and max pooling with indices, are gathered through per-axis tap tables
 (the input index each window reads at each tap) and reduced at once.
 """
+import math
+
 import numpy as np
 
 from ..infer_meta.nn_geometry import adaptive_bounds, channel_last, pool_geometry
@@ -60,15 +62,16 @@ def _spatial_mean(x):
     """Mean over the spatial axes of a channels-first float array, kept as size-1 axes: one
     matrix-vector product with ones in whichever memory order x has (channels-last memory
     included), over ten times faster than np.mean over trailing axes."""
-    n, c, spatial = x.shape[0], x.shape[1], x.shape[2:]
-    size = int(np.prod(spatial))
+    n, c = x.shape[:2]
+    size = math.prod(x.shape[2:])
     ones = np.ones(size, x.dtype)
-    last = np.moveaxis(x, 1, -1)
+    last = x.transpose(0, *range(2, x.ndim), 1)  # channels-last view
     if last.flags.c_contiguous:
         sums = ones @ last.reshape(n, size, c)
     else:
         sums = x.reshape(n, c, size) @ ones
-    return (sums / size).reshape(n, c, *(1,) * len(spatial))
+    sums /= size
+    return sums.reshape(n, c, *(1,) * (x.ndim - 2))
 
 
 class _Windows:
