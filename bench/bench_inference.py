@@ -2,8 +2,10 @@
 predictor), and a MobileNetV3-small exported by real Paddle, run by sampan's predictor and
 by Paddle Inference in the same run.
 
-Run: .venv/bin/python bench/bench_inference.py   (one BLAS thread; prints µs per call)
-The Paddle part needs Paddle's Python: PADDLE_PYTHON (default /tmp/pdvenv/bin/python).
+Run: .venv/bin/python bench/bench_inference.py   (prints µs per call)
+One BLAS thread unless OPENBLAS_NUM_THREADS says otherwise; Paddle gets the same number of
+math threads. The Paddle part needs Paddle's Python: PADDLE_PYTHON (default
+/tmp/pdvenv/bin/python). `--mobilenet` runs the MobileNetV3 part alone.
 """
 import os
 
@@ -12,6 +14,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import json  # noqa: E402
 import subprocess  # noqa: E402
+import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -78,49 +81,82 @@ def runners(prefix, weights, batch):
             "jit.load layer (no_grad)": layer, "predictor": predict}
 
 
-def paddle_mobilenet(size=224, rounds=10):
+def paddle_mobilenet(size=224, rounds=15, number=20):
     """Load time and batch-1 inference time of MobileNetV3-small (Paddle's export), in
-    sampan's predictor and in Paddle Inference (timed in a Paddle subprocess)."""
+    sampan's predictor and in Paddle Inference (a Paddle subprocess with the same number of
+    math threads), timed in alternating rounds so that both see the same machine load."""
     python = os.environ.get("PADDLE_PYTHON", "/tmp/pdvenv/bin/python")
     if not os.path.exists(python):
         print(f"MobileNetV3-small: skipped ({python} not found; set PADDLE_PYTHON)")
         return
+    threads = int(os.environ["OPENBLAS_NUM_THREADS"])
     here = os.path.dirname(os.path.abspath(__file__))
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryFile("w+") as errors:
         prefix = os.path.join(folder, "mobilenet_v3_small")
-        done = subprocess.run([python, os.path.join(here, "paddle_mobilenet.py"), prefix,
-                               str(size), str(rounds)], check=True, capture_output=True,
-                              text=True)
-        theirs = json.loads(done.stdout.strip().splitlines()[-1])
-        x = np.load(prefix + ".input.npy")
-        start = time.perf_counter()
-        predictor = create_predictor(Config(prefix + ".json", prefix + ".pdiparams"))
-        load_seconds = time.perf_counter() - start
-        predict = predict_fn(predictor, x)
-        np.testing.assert_allclose(predict(), np.load(prefix + ".paddle_output.npy"),
-                                   rtol=1e-4, atol=1e-5)
-        ours = interleaved({"sampan": predict}, rounds=rounds, number=5)["sampan"]
-        ours_cpu = min(_cpu_seconds(predict, 5) for _ in range(rounds))
-    print(f"\nMobileNetV3-small (Paddle 3 export), batch 1, {size}x{size}:")
+        paddle = subprocess.Popen([python, os.path.join(here, "paddle_mobilenet.py"), prefix,
+                                   str(size), str(threads)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=errors, text=True)
+        try:
+            theirs_load = _reply(paddle, errors)["load"]
+            x = np.load(prefix + ".input.npy")
+            start = time.perf_counter()
+            predictor = create_predictor(Config(prefix + ".json", prefix + ".pdiparams"))
+            load_seconds = time.perf_counter() - start
+            predict = predict_fn(predictor, x)
+            np.testing.assert_allclose(predict(), np.load(prefix + ".paddle_output.npy"),
+                                       rtol=1e-4, atol=1e-5)
+            theirs, ours = _alternate(paddle, errors, predict, rounds, number)
+        finally:
+            paddle.stdin.close()
+            paddle.wait()
+    ratios = sorted(o["cpu"] / t["cpu"] for o, t in zip(ours, theirs))
+    best = {name: {key: min(r[key] for r in runs) for key in ("wall", "cpu")}
+            for name, runs in (("theirs", theirs), ("ours", ours))}
+    print(f"\nMobileNetV3-small (Paddle 3 export), batch 1, {size}x{size}, {threads} math "
+          f"thread(s) on both sides, load average {os.getloadavg()[0]:.1f}:")
     print(f"{'':<24}{'load s':>10}{'ms/run':>10}{'CPU ms/run':>12}")
-    print(f"{'Paddle Inference':<24}{theirs['load']:>10.3f}{theirs['infer'] * 1e3:>10.2f}"
-          f"{theirs['infer_cpu'] * 1e3:>12.2f}")
-    print(f"{'sampan predictor':<24}{load_seconds:>10.3f}{ours * 1e3:>10.2f}"
-          f"{ours_cpu * 1e3:>12.2f}")
-    print(f"sampan / Paddle: {ours / theirs['infer']:.2f}x wall, "
-          f"{ours_cpu / theirs['infer_cpu']:.2f}x CPU time")
+    for label, name, loaded in (("Paddle Inference", "theirs", theirs_load),
+                                ("sampan predictor", "ours", load_seconds)):
+        print(f"{label:<24}{loaded:>10.3f}{best[name]['wall'] * 1e3:>10.2f}"
+              f"{best[name]['cpu'] * 1e3:>12.2f}")
+    print(f"sampan / Paddle, CPU time per round ({rounds} alternating rounds): median "
+          f"{ratios[len(ratios) // 2]:.2f}x, range {ratios[0]:.2f}-{ratios[-1]:.2f}x; "
+          f"best against best: {best['ours']['cpu'] / best['theirs']['cpu']:.2f}x")
 
 
-def _cpu_seconds(fn, number):
-    """CPU seconds per call of fn over `number` calls (robust on a loaded shared machine,
-    where wall time also counts the time other processes hold the core)."""
-    start = time.process_time()
-    for _ in range(number):
-        fn()
-    return (time.process_time() - start) / number
+def _reply(process, errors):
+    """The next JSON line the Paddle subprocess prints (its stderr in the error if it died)."""
+    for line in process.stdout:
+        if line.startswith("{"):
+            return json.loads(line)
+    process.wait()
+    errors.seek(0)
+    raise RuntimeError(f"the Paddle subprocess exited ({process.returncode}):\n"
+                       f"{errors.read()[-3000:]}")
+
+
+def _alternate(paddle, errors, predict, rounds, number):
+    """Per round, Paddle's then sampan's seconds per inference ({"wall", "cpu"}) over
+    `number` inferences; one warm-up round first."""
+    theirs, ours = [], []
+    for k in range(rounds + 1):
+        paddle.stdin.write(f"{number}\n")
+        paddle.stdin.flush()
+        reply = _reply(paddle, errors)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        for _ in range(number):
+            predict()
+        if k:
+            theirs.append(reply)
+            ours.append({"wall": (time.perf_counter() - start) / number,
+                         "cpu": (time.process_time() - start_cpu) / number})
+    return theirs, ours
 
 
 def main():
+    if "--mobilenet" in sys.argv[1:]:
+        paddle_mobilenet()
+        return
     model, weights = build_model()
     with tempfile.TemporaryDirectory() as folder:
         prefix = os.path.join(folder, "mlp")

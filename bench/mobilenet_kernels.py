@@ -4,7 +4,7 @@ time) and sums them per kind (depthwise / 1x1 / other convolutions, and per op).
 
 Run: OPENBLAS_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python bench/mobilenet_kernels.py PREFIX
 where PREFIX.json, PREFIX.pdiparams and PREFIX.input.npy were written by
-`PADDLE_PYTHON bench/paddle_mobilenet.py PREFIX 224 1`.
+`PADDLE_PYTHON bench/paddle_mobilenet.py PREFIX 224 1 < /dev/null`.
 """
 import os
 import sys
