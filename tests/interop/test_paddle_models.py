@@ -18,11 +18,21 @@ PIR = sorted(p.stem for p in (FIXTURES / "pir").glob("*.json"))
 LEGACY = sorted(p.stem for p in (FIXTURES / "legacy").glob("*.pdmodel"))
 
 
-def reference(prefix):
+def reference(prefix, tag=""):
+    """(inputs, Paddle's outputs) of a fixture's first case (or the case keyed `tag`)."""
     data = np.load(f"{prefix}.npz", allow_pickle=False)
-    inputs = [data[f"in{i}"] for i in range(len([k for k in data.files if k[:2] == "in"]))]
-    outputs = [data[f"out{i}"] for i in range(len([k for k in data.files if k[:3] == "out"]))]
-    return inputs, outputs
+    count = {kind: len([k for k in data.files if k.startswith(tag + kind)])
+             for kind in ("in", "out")}
+    return ([data[f"{tag}in{i}"] for i in range(count["in"])],
+            [data[f"{tag}out{i}"] for i in range(count["out"])])
+
+
+def all_cases(prefix):
+    """Every case of a fixture: control-flow models hold inputs for each branch and several
+    trip counts (c1_in0, c1_out0, ...)."""
+    data = np.load(f"{prefix}.npz", allow_pickle=False)
+    tags = sorted({k.split("_")[0] + "_" for k in data.files if k[0] == "c"})
+    return [reference(prefix)] + [reference(prefix, tag) for tag in tags]
 
 
 def check(outputs, expected):
@@ -67,11 +77,11 @@ MODELS = [("pir", name, ".json") for name in PIR] + [("legacy", name, ".pdmodel"
 @pytest.mark.parametrize("folder,name,suffix", MODELS, ids=[f"{f}-{n}" for f, n, _ in MODELS])
 def test_model_matches_paddle(folder, name, suffix, entry):
     prefix = str(FIXTURES / folder / name)
-    inputs, expected = reference(prefix)
-    if entry == "predictor":
-        check(run_predictor(prefix, inputs, suffix), expected)
-    else:
-        check(ENTRY_POINTS[entry](prefix, inputs), expected)
+    for inputs, expected in all_cases(prefix):
+        if entry == "predictor":
+            check(run_predictor(prefix, inputs, suffix), expected)
+        else:
+            check(ENTRY_POINTS[entry](prefix, inputs), expected)
 
 
 def test_dynamic_batch_and_control_flow_follow_the_inputs():
@@ -82,6 +92,41 @@ def test_dynamic_batch_and_control_flow_follow_the_inputs():
     (x,), _ = reference(prefix)
     big = np.concatenate([x, x * 3.0])
     assert layer(paddle.to_tensor(big))[0].shape == [2, 3]
+
+
+def program_ops(prefix, suffix):
+    """{op type: count} over every block of the Program sampan builds from a model."""
+    from sampan.inference.model_format import load_model
+    methods, _ = load_model(f"{prefix}{suffix}", f"{prefix}.pdiparams")
+    counts = {}
+    for block in methods["forward"].program.blocks:
+        for op in block.ops:
+            counts[op.type] = counts.get(op.type, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("mlp_if", {"cond": 1}), ("while_loop", {"while": 1}),
+    ("static_control_flow", {"cond": 2, "while": 1})])
+def test_legacy_control_flow_becomes_cond_and_while(name, expected):
+    """Each legacy cond (two conditional_blocks and a select_input per result) is one
+    `cond`, each legacy while one `while`, as a PIR model of the same layer."""
+    counts = program_ops(FIXTURES / "legacy" / name, ".pdmodel")
+    assert {k: counts.get(k, 0) for k in expected} == expected
+    if name != "static_control_flow":
+        pir = program_ops(FIXTURES / "pir" / name, ".json")
+        assert {k: pir.get(k, 0) for k in expected} == expected
+
+
+def test_legacy_cases_take_both_branches_and_several_trip_counts():
+    """The fixtures' cases exercise what they claim, by Paddle's own outputs: the false
+    branch of static_control_flow gives (-h, max(-h, axis=1)); the loops' counters."""
+    cases = all_cases(FIXTURES / "legacy" / "static_control_flow")
+    false_branch = {bool(np.allclose(out[1], (-out[0]).max(axis=1))) for _, out in cases}
+    assert false_branch == {True, False}
+    assert len({int(out[2][0]) for _, out in cases}) >= 3
+    trips = {int(out[1][0]) for _, out in all_cases(FIXTURES / "legacy" / "while_loop")}
+    assert len(trips) >= 3 and 0 in trips
 
 
 def copy_model(tmp_path, name):

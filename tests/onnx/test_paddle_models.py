@@ -1,15 +1,15 @@
 """Models real Paddle 3.3.1 exported (tests/interop/fixtures: PIR and legacy formats),
 loaded by sampan and exported to ONNX, compute in onnxruntime what Paddle Inference computed; their tensor
-`if` / `while` become If / Loop."""
+`if` / `while` (the legacy `conditional_block` pairs and `while`) become If / Loop."""
 import numpy as np
 import pytest
 
 import sampan as paddle
 
-from ..interop.test_paddle_models import FIXTURES, LEGACY, PIR, reference
+from ..interop.test_paddle_models import FIXTURES, LEGACY, PIR, all_cases
 from .harness import export, node_types
 
-CONTROL_FLOW = {"mlp_if": "If", "while_loop": "Loop"}
+CONTROL_FLOW = {"mlp_if": {"If"}, "while_loop": {"Loop"}, "static_control_flow": {"If", "Loop"}}
 
 
 @pytest.mark.parametrize("folder,name", [(folder, n) for folder, names in (("pir", PIR),
@@ -17,14 +17,13 @@ CONTROL_FLOW = {"mlp_if": "If", "while_loop": "Loop"}
                                          for n in names])
 def test_paddle_written_model_exports_to_onnx(tmp_path, folder, name):
     prefix = str(FIXTURES / folder / name)
-    inputs, expected = reference(prefix)
     loaded = paddle.jit.load(prefix)
     model, session = export(loaded, None, tmp_path)
-    if name in CONTROL_FLOW:
-        assert CONTROL_FLOW[name] in node_types(model.graph)
-    feeds = {i.name: x for i, x in zip(session.get_inputs(), inputs)}
-    outputs = session.run(None, feeds)
-    assert len(outputs) == len(expected)
-    for got, want in zip(outputs, expected):
-        assert got.shape == want.shape and got.dtype == want.dtype
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert CONTROL_FLOW.get(name, set()) <= set(node_types(model.graph))
+    for inputs, expected in all_cases(prefix):   # each branch, several trip counts
+        feeds = {i.name: x for i, x in zip(session.get_inputs(), inputs)}
+        outputs = session.run(None, feeds)
+        assert len(outputs) == len(expected)
+        for got, want in zip(outputs, expected):
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -240,10 +240,17 @@ class _Builder:
         if len(op.blocks) != 2:
             raise ConversionError("pd_op.if must have a true and a false block")
         pred = self.tensor(self.value(op, 0))
-        branches = [lambda b=b: [self.tensor(v) for v in self.run_block(b) or []]
-                    for b in op.blocks]
+        branches = [lambda b=b: self.branch_values(op, b) for b in op.blocks]
         outs = cond(pred, branches[0], branches[1])
         return outs if isinstance(outs, (list, tuple)) else [outs]
+
+    def branch_values(self, op, block):
+        values = self.run_block(block) or []
+        unset = [k for k, v in enumerate(values) if v is None]
+        if unset:
+            raise ConversionError(f"{op.type}: output(s) {unset} are read but set by one "
+                                  f"branch only")
+        return [self.tensor(v) for v in values]
 
     def op_while_(self, op):
         from ...static.control_flow.while_loop import while_loop

@@ -145,15 +145,57 @@ class Legacy:
     """A legacy ProgramDesc op as the PIR op it became: `ins` / `outs` are the slot names
     in the PIR op's positional order (None: no slot), `attr_inputs` the legacy attributes
     PIR passes as the following input values, `renames` legacy attribute names to PIR's.
-    `list_input`: the first slot holds a list of values (concat's X)."""
+    `list_input`: the first slot holds a list of values (concat's X). `adjust` rewrites
+    the attribute dict first (legacy dtype codes, reduce_all)."""
 
-    __slots__ = ("pir", "ins", "outs", "renames", "attr_inputs", "list_input")
+    __slots__ = ("pir", "ins", "outs", "renames", "attr_inputs", "list_input", "adjust")
 
     def __init__(self, pir, ins=("X",), outs=("Out",), renames=None, attr_inputs=(),
-                 list_input=False):
+                 list_input=False, adjust=None):
         self.pir, self.ins, self.outs = pir, ins, outs
         self.renames, self.attr_inputs = renames or {}, attr_inputs
-        self.list_input = list_input
+        self.list_input, self.adjust = list_input, adjust
+
+
+def _dtype_name(code):
+    """The dtype name of a legacy VarType code (-1: none given)."""
+    from .tensor_stream import PADDLE_DTYPES
+    if code is None or code < 0:
+        return None
+    if code not in PADDLE_DTYPES:
+        raise ValueError(f"unsupported Paddle data type code {code}")
+    return PADDLE_DTYPES[code]
+
+
+def _fill_attrs(attrs):
+    """fill_constant: the dtype by name, the value from str_value when given (exact)."""
+    attrs["dtype"] = _dtype_name(attrs.get("dtype"))
+    text = attrs.pop("str_value", "") or ""
+    if text:
+        attrs["value"] = float(text) if attrs["dtype"] in ("float16", "float32", "float64") \
+            else int(float(text)) if attrs["dtype"] != "bool" else text.lower() == "true"
+    return attrs
+
+
+def _cast_attrs(attrs):
+    attrs["out_dtype"] = _dtype_name(attrs.get("out_dtype"))
+    attrs.pop("in_dtype", None)
+    return attrs
+
+
+def _reduce_attrs(attrs):
+    """reduce_*: every axis when reduce_all (dim may still list some); dtype by name."""
+    if attrs.pop("reduce_all", False):
+        attrs["dim"] = []
+    attrs["out_dtype"] = _dtype_name(attrs.get("out_dtype"))
+    attrs.pop("in_dtype", None)
+    return attrs
+
+
+def _reduce(pir):
+    return Legacy(pir, attr_inputs=("dim",), renames={"keep_dim": "keepdim",
+                                                      "out_dtype": "dtype"},
+                  adjust=_reduce_attrs)
 
 
 LEGACY_OPS = {
@@ -188,6 +230,23 @@ LEGACY_OPS = {
     "concat": Legacy("pd_op.concat", attr_inputs=("axis",), list_input=True),
     "lookup_table_v2": Legacy("pd_op.embedding", ("Ids", "W")),
     "slice": Legacy("pd_op.slice", ("Input",), attr_inputs=("starts", "ends")),
+    # what the legacy cond and while bring (conditional_block, while and select_input
+    # themselves become regions: legacy_blocks.py)
+    "fill_constant": Legacy("pd_op.full", (), adjust=_fill_attrs),
+    "assign": Legacy("pd_op.assign"),
+    "cast": Legacy("pd_op.cast", renames={"out_dtype": "dtype"}, adjust=_cast_attrs),
+    "logical_not": Legacy("pd_op.logical_not"),
+    **{name: Legacy(f"pd_op.{name}", ("X", "Y")) for name in (
+        "logical_and", "logical_or", "logical_xor", "equal", "not_equal", "less_than",
+        "less_equal", "greater_than", "greater_equal")},
+    "elementwise_mod": Legacy("pd_op.remainder", ("X", "Y")),
+    "elementwise_floordiv": Legacy("pd_op.floor_divide", ("X", "Y")),
+    "elementwise_pow": Legacy("pd_op.elementwise_pow", ("X", "Y")),
+    "reduce_mean": _reduce("pd_op.mean"),
+    "reduce_sum": _reduce("pd_op.sum"),
+    "reduce_max": _reduce("pd_op.max"),
+    "reduce_min": _reduce("pd_op.min"),
+    "reduce_prod": _reduce("pd_op.prod"),
 }
 
 

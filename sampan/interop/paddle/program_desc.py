@@ -4,14 +4,14 @@ FLAGS_enable_pir_api=0) parsed into a `PaddleGraph` with our own wire reader.
 Each legacy op is rewritten as the Paddle 3 op it became (`op_table.LEGACY_OPS`: the
 PIR op type, which input and output slots map to its positional values, attribute
 renames, and attributes that PIR passes as input values), so both formats share the PIR
-rules. Unknown op types keep a `legacy.` prefix and are reported by UnsupportedPaddleOp.
+rules; sub-blocks (`conditional_block`, `while`) become PIR regions (`legacy_blocks`).
+Unknown op types keep a `legacy.` prefix and are reported by UnsupportedPaddleOp.
 """
 import struct
 
-import numpy as np
-
-from .graph import PaddleBlock, PaddleGraph, PaddleOp, TensorType
-from .op_table import LEGACY_OPS
+from .graph import PaddleBlock, PaddleGraph, TensorType
+from .legacy_blocks import RawBlock, RawOp, convert_program
+from .legacy_branches import merge_branches
 from .tensor_stream import decode_tensor_desc
 from .wire import fields, signed64
 
@@ -125,90 +125,25 @@ def _slots(raws):
     return out
 
 
-class _Converter:
-    """Turns OpDescs into PaddleOps, inventing value ids for attribute constants."""
-
-    def __init__(self, variables):
-        self.vars = variables
-        self.count = 0
-
-    def type_of(self, name):
-        entry = self.vars.get(name)
-        return entry[1] if entry else None
-
-    def constant(self, value):
-        self.count += 1
-        vid = f"@const{self.count}"
-        return vid, PaddleOp("legacy.constant", [], [(vid, None)], {"value": value})
-
-    def op(self, raw):
-        """[PaddleOp] for one OpDesc (constants first)."""
-        msg = _message(raw, {1: "inputs", 2: "outputs", 3: "type", 4: "attrs"})
-        kind = _text(msg["type"][0][1])
-        ins, outs = _slots(v for _, v in msg.get("inputs", [])), \
-            _slots(v for _, v in msg.get("outputs", []))
-        attrs = dict(_attr(v) for _, v in msg.get("attrs", []))
-        if kind == "feed":
-            name = outs["Out"][0]
-            vtype = self.type_of(name)
-            return [PaddleOp("pd_op.data", [], [(name, vtype)],
-                             {"name": name, "shape": vtype.shape, "dtype": vtype.dtype})]
-        if kind == "fetch":
-            return [PaddleOp("pd_op.fetch", [ins["X"][0]], [], {})]
-        entry = LEGACY_OPS.get(kind)
-        if entry is None:
-            return [PaddleOp(f"legacy.{kind}", [], [], {})]
-        _check_slots(kind, entry, ins, attrs, self)
-        made = []
-        if entry.list_input:
-            self.count += 1
-            vid = f"@list{self.count}"
-            made.append(PaddleOp("builtin.combine", ins.get(entry.ins[0], []), [(vid, None)],
-                                 {}))
-            ins = {**ins, entry.ins[0]: [vid]}
-        inputs = [_first(ins.get(slot)) if slot else None for slot in entry.ins]
-        for attr_name in entry.attr_inputs:
-            vid, const = self.constant(attrs.pop(attr_name, None))
-            made.append(const)
-            inputs.append(vid)
-        renamed = {entry.renames.get(k, k): v for k, v in attrs.items()}
-        outputs = [(_first(outs.get(slot)), self.type_of(_first(outs.get(slot))))
-                   for slot in entry.outs]
-        made.append(PaddleOp(entry.pir, inputs, outputs, renamed))
-        return made
+def _op(raw):
+    """The RawOp of an OpDesc."""
+    msg = _message(raw, {1: "inputs", 2: "outputs", 3: "type", 4: "attrs"})
+    return RawOp(_text(msg["type"][0][1]), _slots(v for _, v in msg.get("inputs", [])),
+                 _slots(v for _, v in msg.get("outputs", [])),
+                 dict(_attr(v) for _, v in msg.get("attrs", [])))
 
 
-def _check_slots(kind, entry, ins, attrs, convert):
-    """Refuse what the rule would otherwise ignore: arguments in slots it does not read,
-    and elementwise broadcasts aligned on a non-trailing axis."""
-    for slot, names in ins.items():
-        if names and slot not in entry.ins:
-            raise ValueError(f"{kind}: input slot {slot!r} is not supported")
-    if kind.startswith("elementwise_") and attrs.get("axis", -1) != -1:
-        x, y = (convert.type_of(_first(ins.get(s))) for s in ("X", "Y"))
-        if x is None or y is None or attrs["axis"] != len(x.shape) - len(y.shape):
-            raise ValueError(f"{kind}: broadcasting Y at axis {attrs['axis']} is not "
-                             f"supported")
-
-
-def _first(names):
-    return names[0] if names else None
+def _block(raw):
+    """The RawBlock of a BlockDesc."""
+    block = _message(raw, {3: "vars", 4: "ops"})
+    return RawBlock(_vars(v for _, v in block.get("vars", [])),
+                    [_op(v) for _, v in block.get("ops", [])])
 
 
 def parse_program_desc(raw):
     """The PaddleGraph of a serialized ProgramDesc (raises ValueError when malformed)."""
-    blocks = [v for n, k, v in fields(raw) if n == 1 and k == 2]
+    blocks = [_block(v) for n, k, v in fields(raw) if n == 1 and k == 2]
     if not blocks:
         raise ValueError("not a Paddle ProgramDesc (no blocks)")
-    if len(blocks) > 1:
-        raise ValueError("legacy programs with sub-blocks (control flow) are not supported")
-    block = _message(blocks[0], {3: "vars", 4: "ops"})
-    variables = _vars(v for _, v in block.get("vars", []))
-    convert = _Converter(variables)
-    ops = [PaddleOp("builtin.parameter", [], [(name, vtype)],
-                    {"name": name, "persistable": True})
-           for name, (kind, vtype, persistable) in sorted(variables.items())
-           if persistable and kind not in _SKIPPED_VARS]
-    for _, raw_op in block.get("ops", []):
-        ops.extend(convert.op(raw_op))
+    ops = merge_branches(convert_program(blocks, _SKIPPED_VARS))
     return PaddleGraph(PaddleBlock([], ops), "legacy")
