@@ -19,7 +19,8 @@ from sampan.serialization import CorruptFileError
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 CASES = {"pir": ("pir/resnet_tiny", ".json"), "pir_if": ("pir/mlp_if", ".json"),
          "pir_while": ("pir/while_loop", ".json"), "legacy": ("legacy/resnet_tiny", ".pdmodel"),
-         "legacy_cf": ("legacy/static_control_flow", ".pdmodel")}
+         "legacy_cf": ("legacy/static_control_flow", ".pdmodel"),
+         "legacy_array": ("legacy/static_tensor_array", ".pdmodel")}
 ALLOWED = (CorruptFileError, UnsupportedPaddleOp)
 PARSE_ALLOWANCE = 4 << 20   # Python objects of a parsed program, on top of 2x the files
 

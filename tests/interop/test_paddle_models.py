@@ -107,13 +107,17 @@ def program_ops(prefix, suffix):
 
 @pytest.mark.parametrize("name,expected", [
     ("mlp_if", {"cond": 1}), ("while_loop", {"while": 1}),
-    ("static_control_flow", {"cond": 2, "while": 1})])
+    ("static_control_flow", {"cond": 2, "while": 1}),
+    ("list_loop", {"while": 1, "create_array": 1, "array_write": 1, "array_join": 1}),
+    ("static_tensor_array", {"while": 1, "create_array": 1, "array_write": 2,
+                             "array_read": 1, "array_length": 1, "array_join": 1})])
 def test_legacy_control_flow_becomes_cond_and_while(name, expected):
     """Each legacy cond (two conditional_blocks and a select_input per result) is one
-    `cond`, each legacy while one `while`, as a PIR model of the same layer."""
+    `cond`, each legacy while one `while`, as a PIR model of the same layer; tensor arrays
+    (written in place by write_to_array) are sampan's arrays."""
     counts = program_ops(FIXTURES / "legacy" / name, ".pdmodel")
     assert {k: counts.get(k, 0) for k in expected} == expected
-    if name != "static_control_flow":
+    if name in ("mlp_if", "while_loop"):
         pir = program_ops(FIXTURES / "pir" / name, ".json")
         assert {k: pir.get(k, 0) for k in expected} == expected
 

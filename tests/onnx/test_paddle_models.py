@@ -9,7 +9,9 @@ import sampan as paddle
 from ..interop.test_paddle_models import FIXTURES, LEGACY, PIR, all_cases
 from .harness import export, node_types
 
-CONTROL_FLOW = {"mlp_if": {"If"}, "while_loop": {"Loop"}, "static_control_flow": {"If", "Loop"}}
+CONTROL_FLOW = {"mlp_if": {"If"}, "while_loop": {"Loop"}, "static_control_flow": {"If", "Loop"},
+                "list_loop": {"Loop", "SequenceInsert", "ConcatFromSequence"},
+                "static_tensor_array": {"Loop", "SequenceAt", "SequenceLength"}}
 
 
 @pytest.mark.parametrize("folder,name", [(folder, n) for folder, names in (("pir", PIR),

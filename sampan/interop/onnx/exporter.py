@@ -98,7 +98,8 @@ def _build(method, values, opset):
 
 def _outputs(g, method, sources):
     """Graph outputs named as the program's fetch variables; an output that is an input,
-    a parameter or an earlier output goes through an Identity."""
+    a parameter or an earlier output goes through an Identity. An output whose dims are
+    not to be trusted (an array item) is declared with its rank only."""
     outputs, used = [], set(sources)
     for name in method.outputs:
         value = g.value(name)
@@ -106,6 +107,8 @@ def _outputs(g, method, sources):
             value = g.node("Identity", [value])
         used.add(value)
         var = g.var(name)
-        shape = None if name in g.state.shapeless else var._shape
+        shape = var._shape
+        if name in g.state.shapeless:   # a graph output needs a shape: its rank, no dims
+            shape = [-1] * len(shape)
         outputs.append(value_info(value, var.dtype, shape))
     return outputs

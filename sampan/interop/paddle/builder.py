@@ -270,6 +270,41 @@ class _Builder:
         results = while_loop(lambda c, *values: c, step, inits)
         return list(results)[1:]
 
+    # -- tensor arrays -------------------------------------------------------------------
+    def op_create_array(self, op):
+        """An empty array; the item shape the program declares (if any) is kept, so what
+        reads the array after a loop that fills it knows the items' rank."""
+        from ...static.control_flow.tensor_array import create_array
+        declared = op.outputs[0][1]
+        known = declared is not None and declared.items is None and declared.dtype
+        dtype = _plain_attr(op.attrs.get("dtype")) or (declared.dtype if known else None)
+        if dtype is None:
+            raise ConversionError(f"{op.type}: the array's item dtype is not given")
+        array = create_array(dtype)
+        if known:
+            array._shape = tuple(declared.shape)
+        return [array]
+
+    def op_array_write(self, op):
+        from ...static.control_flow.tensor_array import array_with
+        array, x, i = (self.tensor(self.value(op, k)) for k in range(3))
+        return [array_with(array, i, x)]
+
+    def op_array_read(self, op):
+        from ...static.control_flow.tensor_array import array_read
+        return [array_read(self.tensor(self.value(op, 0)), self.tensor(self.value(op, 1)))]
+
+    def op_array_length(self, op):
+        from ...static.control_flow.tensor_array import array_length
+        return [array_length(self.tensor(self.value(op, 0)))]
+
+    def op_array_to_tensor(self, op):
+        """The items concatenated (stacked with use_stack) on `axis`; the second output,
+        each item's size on the axis, has no counterpart."""
+        from ...static.control_flow.array_join import array_join
+        return [array_join(self.tensor(self.value(op, 0)), int(op.attrs.get("axis", 1)),
+                           bool(op.attrs.get("use_stack", False)))]
+
     def op_rnn(self, op):
         from .recurrent import convert_rnn
         return convert_rnn(self, op)

@@ -79,8 +79,8 @@ def _first(names):
 class Converter:
     """Turns the ops of nested legacy blocks into PaddleOps over value ids."""
 
-    def __init__(self, blocks):
-        self.blocks = blocks
+    def __init__(self, blocks, array_kind):
+        self.blocks, self.array_kind = blocks, array_kind
         self.count = 0
         self.versions = {}
 
@@ -119,10 +119,19 @@ class Converter:
         """[PaddleOp] of block `idx` run in `scope`."""
         if depth > MAX_DEPTH:
             raise ValueError(f"blocks nest deeper than {MAX_DEPTH}")
-        ops = []
+        ops = [self.empty_array(scope, name, vtype)
+               for name, (kind, vtype, _) in self.blocks[idx].vars.items()
+               if kind == self.array_kind]
         for raw in self.blocks[idx].ops:
             ops.extend(self.op(raw, scope, depth))
         return ops
+
+    def empty_array(self, scope, name, vtype):
+        """A tensor array variable starts empty (its first write may be in a loop body)."""
+        if vtype is None or vtype.dtype is None:
+            raise ValueError(f"tensor array {name!r} declares no item type")
+        return PaddleOp("pd_op.create_array", [], [self.output(scope, name)],
+                        {"dtype": vtype.dtype})
 
     def op(self, raw, scope, depth):
         """[PaddleOp] for one legacy op (constants first)."""
@@ -222,6 +231,13 @@ class Converter:
                     names.update(dict.fromkeys(slot_names))
         return list(names)
 
+    def write_to_array(self, raw, scope, depth):
+        """write_to_array changes its Out array in place: a new array value."""
+        name = _first(raw.outs.get("Out"))
+        inputs = [self.read(scope, n, raw.type) for n in (
+            name, _first(raw.ins.get("X")), _first(raw.ins.get("I")))]
+        return [PaddleOp("pd_op.array_write_", inputs, [self.output(scope, name)], {})]
+
     def select_input(self, raw, scope, depth):
         mask = self.read(scope, _first(raw.ins.get("Mask")), "select_input")
         inputs = [self.read(scope, n, "select_input") for n in raw.ins.get("X", [])]
@@ -234,7 +250,8 @@ def _yield(vids):
 
 
 _CONTROL_FLOW = {"conditional_block": Converter.conditional_block, "while": Converter.while_,
-                 "select_input": Converter.select_input}
+                 "select_input": Converter.select_input,
+                 "write_to_array": Converter.write_to_array}
 
 
 def _check_slots(kind, entry, ins, attrs, scope):
@@ -270,10 +287,11 @@ def check_block_tree(blocks):
             owner[sub] = idx
 
 
-def convert_program(blocks, skipped_kinds):
-    """The ops of the first block (parameters first) with every sub-block as a region."""
+def convert_program(blocks, skipped_kinds, array_kind):
+    """The ops of the first block (parameters first) with every sub-block as a region;
+    variables of `array_kind` are tensor arrays."""
     check_block_tree(blocks)
-    convert = Converter(blocks)
+    convert = Converter(blocks, array_kind)
     scope = _Scope(blocks[0].vars)
     ops = [PaddleOp("builtin.parameter", [], [convert.output(scope, name)],
                     {"name": name, "persistable": True})

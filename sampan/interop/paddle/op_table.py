@@ -59,6 +59,11 @@ PIR_OPS = {
     "pd_op.if": Special("if_", ["cond"]),
     "pd_op.while": Special("while_", ["while"]),
     "cf.yield": Special("yield_"),
+    "pd_op.create_array": Special("create_array", ["create_array"]),
+    "pd_op.array_write_": Special("array_write", ["array_write"]),
+    "pd_op.array_read": Special("array_read", ["array_read"]),
+    "pd_op.array_length": Special("array_length", ["array_length"]),
+    "pd_op.array_to_tensor": Special("array_to_tensor", ["array_join"]),
     "pd_op.rnn": Special("rnn", ["matmul", "add", "split", "sigmoid", "tanh", "multiply",
                                  "subtract", "stack", "concat", "transpose", "squeeze",
                                  "relu"]),
@@ -247,6 +252,10 @@ LEGACY_OPS = {
     "reduce_max": _reduce("pd_op.max"),
     "reduce_min": _reduce("pd_op.min"),
     "reduce_prod": _reduce("pd_op.prod"),
+    # tensor arrays (write_to_array writes its Out in place: legacy_blocks.py)
+    "read_from_array": Legacy("pd_op.array_read", ("X", "I")),
+    "lod_array_length": Legacy("pd_op.array_length"),
+    "tensor_array_to_tensor": Legacy("pd_op.array_to_tensor", outs=("Out", "OutIndex")),
 }
 
 

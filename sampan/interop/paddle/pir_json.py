@@ -46,7 +46,7 @@ def _type(node, depth=0):
     """A TensorType (or None for a type this reader does not model)."""
     _expect(depth < MAX_DEPTH and type(node) is dict, "bad value type")
     kind = node.get("#")
-    if kind == "0.t_dtensor":
+    if kind in ("0.t_dtensor", "1.t_dense_tensor_array"):   # an array: its items' type
         data = node.get("D")
         _expect(type(data) is list and len(data) >= 2 and type(data[0]) is dict
                 and type(data[1]) is list, "bad dense tensor type")

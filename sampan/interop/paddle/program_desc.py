@@ -17,7 +17,8 @@ from .wire import fields, signed64
 
 __all__ = ["parse_program_desc"]
 
-LOD_TENSOR, FEED_MINIBATCH, FETCH_LIST = 7, 9, 10
+LOD_TENSOR, FEED_MINIBATCH, FETCH_LIST, TENSOR_ARRAY = 7, 9, 10, 13
+_DESC_FIELDS = {LOD_TENSOR: "lod_tensor", TENSOR_ARRAY: "tensor_array"}
 _SKIPPED_VARS = {FEED_MINIBATCH, FETCH_LIST}
 
 
@@ -95,12 +96,13 @@ def _decode(entries, item):
 
 
 def _var_type(raw):
-    """(kind, TensorType or None) of a VarDesc.VarType."""
-    msg = _message(raw, {1: "type", 3: "lod_tensor"})
+    """(kind, TensorType or None) of a VarDesc.VarType (a tensor array's: its items')."""
+    msg = _message(raw, {1: "type", 3: "lod_tensor", 4: "tensor_array"})
     kind = msg["type"][0][1]
-    if kind != LOD_TENSOR or "lod_tensor" not in msg:
+    field = _DESC_FIELDS.get(kind)
+    if field not in msg:
         return kind, None
-    tensor = _message(msg["lod_tensor"][0][1], {1: "tensor"})
+    tensor = _message(msg[field][0][1], {1: "tensor"})
     dtype, dims = decode_tensor_desc(tensor["tensor"][0][1])
     return kind, TensorType(dtype, dims)
 
@@ -145,5 +147,5 @@ def parse_program_desc(raw):
     blocks = [_block(v) for n, k, v in fields(raw) if n == 1 and k == 2]
     if not blocks:
         raise ValueError("not a Paddle ProgramDesc (no blocks)")
-    ops = merge_branches(convert_program(blocks, _SKIPPED_VARS))
+    ops = merge_branches(convert_program(blocks, _SKIPPED_VARS, TENSOR_ARRAY))
     return PaddleGraph(PaddleBlock([], ops), "legacy")

@@ -16,7 +16,8 @@ from ..program_state import default_main_program
 from .rules import (add_grads, differentiable, grad_out, kernel_rule, read_grad, register,
                     zeros_for)
 
-__all__ = ["create_array", "array_write", "array_read", "array_length", "array_pop"]
+__all__ = ["create_array", "array_write", "array_with", "array_read", "array_length",
+           "array_pop"]
 
 
 def _append(op_type, inputs, out):
@@ -48,16 +49,21 @@ def array_write(x, i, array=None):
     """Write `x` at position `i`; the array Variable then names the new array value."""
     if array is None:
         array = create_array(x.dtype)
+    array._take_over(array_with(array, i, x))
+    return array
+
+
+def array_with(array, i, x):
+    """A new array Variable: `array` with `x` written at position `i` (`array` itself
+    still names the array before the write)."""
     if array.dtype != x.dtype:
         raise TypeError(f"array_write(): array of {array.dtype.name} gets {x.dtype.name}")
     shape = x._shape if not array._shape or len(array._shape) != len(x._shape) else tuple(
         a if a == b else -1 for a, b in zip(array._shape, x._shape))
     out = _new_var("array_write", shape, x.dtype, "array",
                    array.stop_gradient and x.stop_gradient)
-    _append("array_write", {"X": [x.name], "I": [_index_var(i).name], "Array": [array.name]},
-            out)
-    array._take_over(out)
-    return array
+    return _append("array_write", {"X": [x.name], "I": [_index_var(i).name],
+                                   "Array": [array.name]}, out)
 
 
 def array_read(array, i):
