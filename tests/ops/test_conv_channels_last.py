@@ -75,6 +75,31 @@ def test_pointwise_of_channels_last_memory_equals_the_im2col_path(layout):
     assert fast.shape == general.shape and _channels_last_memory(fast, layout)
 
 
+STRIDED = [  # (x shape NCHW, out channels, kernel, strides, paddings, padding algorithm)
+    ((1, 3, 12, 12), 16, (3, 3), [2, 2], [1, 1], "EXPLICIT"),
+    ((2, 4, 11, 9), 6, (3, 3), [2, 2], [1, 1], "EXPLICIT"),
+    ((1, 3, 10, 13), 5, (5, 5), [2, 3], [2, 1, 0, 2], "EXPLICIT"),
+    ((2, 2, 9, 8), 3, (2, 3), [3, 1], [0, 0], "SAME"),
+    ((1, 3, 9, 9), 4, (7, 7), [2, 2], [3, 3], "EXPLICIT"),
+    ((1, 2, 7, 7), 3, (1, 1), [2, 2], [0, 0], "VALID"),
+]
+
+
+@pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
+@pytest.mark.parametrize("x_shape, out_channels, kernel, strides, paddings, algorithm", STRIDED)
+def test_strided_conv_from_stride_phases_equals_the_im2col_path(
+        x_shape, out_channels, kernel, strides, paddings, algorithm, layout):
+    rng = np.random.default_rng(sum(x_shape) + out_channels)
+    x = rng.standard_normal(x_shape).astype("float32")
+    if layout == "NHWC":
+        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    f = rng.standard_normal((out_channels, x_shape[1], *kernel)).astype("float32")
+    general, fast = _general_and_fast(x, f, strides, paddings, algorithm, 1, layout)
+    assert fast.shape == general.shape and fast.dtype == general.dtype
+    np.testing.assert_allclose(fast, general, rtol=1e-5, atol=1e-5)
+    assert fast.flags.c_contiguous
+
+
 def test_grouped_but_not_depthwise_keeps_the_im2col_path():
     rng = np.random.default_rng(5)
     x = rng.standard_normal((1, 8, 6, 6)).astype("float32")

@@ -17,7 +17,8 @@ import numpy as np
 
 from ..infer_meta.nn_geometry import channel_last
 
-__all__ = ["is_depthwise", "depthwise_conv", "is_pointwise", "pointwise_conv"]
+__all__ = ["is_depthwise", "depthwise_conv", "is_pointwise", "pointwise_conv",
+           "stride_phases"]
 
 
 def _nhwc(x, data_format):
@@ -38,10 +39,11 @@ def is_depthwise(x, filter, groups, dilations, data_format):
             and all(d == 1 for d in dilations) and x.shape[0] > 0)
 
 
-def _stride_phases(x, pads, strides, out_hw, kernel):
+def stride_phases(x, pads, strides, out_hw, kernel):
     """The zero-padded NHWC input split by stride phase: [sh, sw, N, Hq, Wq, C], where
     phase (a, b) holds padded rows a, a + sh, ... and columns b, b + sw, ... (one phase,
-    the padded input itself, at stride 1)."""
+    the padded input itself, at stride 1). Only axes 1 and 2 are spatial: a C...N input
+    [C, H, W, N] gives [sh, sw, C, Hq, Wq, N]."""
     n, h, w, c = x.shape
     (sh, sw), (top, left) = strides, (pads[0], pads[2])
     # rows a phase must hold: those the taps read for every output row
@@ -97,7 +99,7 @@ def depthwise_conv(x, filter, strides, pads, out_hw, data_format):
     right). Returns the output in x's layout with channels-last memory."""
     xt = _nhwc(x, data_format)
     n, c = xt.shape[0], xt.shape[-1]
-    phases = _stride_phases(xt, pads, strides, out_hw, filter.shape[2:])
+    phases = stride_phases(xt, pads, strides, out_hw, filter.shape[2:])
     out = None
     for window, taps, subscripts in _tap_sums(phases, filter, strides, out_hw):
         if out is None:
