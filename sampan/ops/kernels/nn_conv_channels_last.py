@@ -72,12 +72,14 @@ def _tap_sums(phases, filter, strides, out_hw):
     (phase rows i + u, columns j + v), the weights the taps' filter values."""
     (ho, wo), (n, c) = out_hw, (phases.shape[2], phases.shape[-1])
     step_n, step_h, step_w, step_c = phases.strides[2:]
-    weights = np.ascontiguousarray(filter[:, 0].transpose(1, 2, 0))  # [kh, kw, c]
+    weights = filter[:, 0].transpose(1, 2, 0)  # [kh, kw, c]
     if c < _LONG_RUN:
-        # repeated along the output row: einsum then runs over rows [wo * c] at once
-        weights = np.ascontiguousarray(np.broadcast_to(
-            weights[:, :, None, :], (*weights.shape[:2], wo, c))).reshape(
-            *weights.shape[:2], wo * c)
+        # repeated along the output row (one copy): einsum then runs over rows [wo * c]
+        kh, kw = weights.shape[:2]
+        weights = np.broadcast_to(weights[:, :, None, :], (kh, kw, wo, c)).reshape(
+            kh, kw, wo * c)
+    else:
+        weights = np.ascontiguousarray(weights)
     for a in range(strides[0]):
         for b in range(strides[1]):
             taps = weights[a::strides[0], b::strides[1]]
