@@ -9,9 +9,10 @@ round-robin (timing.interleaved) so the VM's speed drifts hit every mode alike; 
 printed last are the stable figures.
 Graph breaks (full_graph=False): the MLP step without a break against full_graph=True, the
 MLP with one break against its eager step, in two kinds: `float(loss)` checked in Python (a
-value that changes at every step: after a few traces the signature runs eagerly) and
-`isfinite(loss).item()` (a bool that keeps its value: compiled segments at every step),
-and the time a 3-segment function spends outside its segments (guard checks, tree lookup).
+value that changes at every step: after a few traces the forward goes on as Python after
+the read, its MLP still compiled) and `isfinite(loss).item()` (a bool that keeps its value:
+compiled segments at every step), and the time a 3-segment function spends outside its
+segments (guard checks, tree lookup).
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_to_static.py   (a table; not a test)
 """
 import copy
@@ -64,7 +65,8 @@ class RNN(nn.Layer):
 
 class CheckedMLP(MLP):
     """The MLP with one graph break: Python reads the loss as a float and checks it. The
-    value changes at every step, so after a few traces the signature runs eagerly."""
+    value changes at every step, so after a few traces the forward stops there and goes
+    on as Python: the MLP runs compiled, the check eagerly."""
 
     def forward(self, x, label):
         loss = super().forward(x, label)
@@ -100,7 +102,7 @@ def graph_break_rows(x, y):
              for name, m in models.items()}
     best = interleaved(steps, rounds=40, number=5)
     broken = models["MLP + 1 break, full_graph=False"].forward
-    assert len(broken.graph_breaks) == 1 and broken.last_call.eager
+    assert len(broken.graph_breaks) == 1 and broken.last_call.resumed
     flag = models["MLP + bool break, full_graph=False"].forward
     assert len(flag.graph_breaks) == 1 and not flag.last_call.traced
     assert flag.last_call.eager is None
@@ -253,7 +255,7 @@ def main():
           f"{breaks['MLP full_graph=False (no break)'] / breaks['MLP full_graph=True']:.3f}x; "
           f"one break: full_graph=False / eager "
           f"{breaks['MLP + 1 break, full_graph=False'] / breaks['MLP + 1 break, eager']:.3f}x "
-          f"(float(loss), runs eagerly), "
+          f"(float(loss), goes on as Python after it), "
           f"{breaks['MLP + bool break, full_graph=False'] / breaks['MLP + 1 break, eager']:.3f}x "
           f"(a bool that keeps its value, compiled segments)")
     print(f"guard checks + segment lookup, 3 segments: {guard_overhead() * 1e6:.1f} us/call")

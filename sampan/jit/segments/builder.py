@@ -56,6 +56,7 @@ class SegmentBuilder:
     def __init__(self, fn_name, live, training, grad_enabled, strategy):
         self.fn_name, self.live, self.training = fn_name, live, training
         self.grad_enabled, self.strategy = grad_enabled, strategy
+        self.resume_point = None  # () -> where the function could go on as Python, or None
         self.steps, self.start = [], 0
         self.program = self.values = None
         self.audit = EffectAudit()
@@ -83,7 +84,8 @@ class SegmentBuilder:
         if self.program._current != 0 or self.live is None:
             self.cut_refused(where)
         self._flush()
-        cut = Cut(var.name, kind, args, where)
+        resume = self.resume_point() if self.resume_point is not None else None
+        cut = Cut(var.name, kind, args, where, resume)
         value = cut.read(self.values[var.name])
         cut.traced_key = cut.key(self.values)
         self.steps.append(cut)

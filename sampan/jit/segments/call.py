@@ -10,10 +10,12 @@ from ...core.random import get_rng_state, set_rng_state
 from ...static.mode import is_sampan_file
 from .. import log
 from ..cache import with_specs
+from ..pyct.source import SourceUnavailableError
 from ..stored_tensors import replace_variables, store_values, write_back_arguments
 from .breaks import GraphBreak, GraphBreakError
+from .resume import resume_point
 from .segment import Segment
-from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, walk
+from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, resume_at, walk
 
 __all__ = ["SegmentedCalls", "CallStats", "SegmentTree"]
 
@@ -23,17 +25,19 @@ MAX_VALUES_PER_CUT = 3
 
 
 class CallStats:
-    """What one call did: `segments` run (1: one Program), whether it `traced`, and `eager`:
-    None, or why the call ran the Python function eagerly instead of compiled segments."""
+    """What one call did: `segments` run (1: one Program), whether it `traced`, `eager`:
+    None, or why the call ran the Python function eagerly instead of compiled segments, and
+    `resumed`: None, or the break after which the rest of the function ran as Python."""
 
-    __slots__ = ("segments", "traced", "eager")
+    __slots__ = ("segments", "traced", "eager", "resumed")
 
-    def __init__(self, segments, traced, eager=None):
-        self.segments, self.traced, self.eager = segments, traced, eager
+    def __init__(self, segments, traced, eager=None, resumed=None):
+        self.segments, self.traced, self.eager, self.resumed = segments, traced, eager, resumed
 
     def __repr__(self):
         eager = f", eager={self.eager!r}" if self.eager is not None else ""
-        return f"CallStats(segments={self.segments}, traced={self.traced}{eager})"
+        resumed = f", resumed={str(self.resumed)!r}" if self.resumed is not None else ""
+        return f"CallStats(segments={self.segments}, traced={self.traced}{eager}{resumed})"
 
 
 _ONE_PROGRAM = CallStats(1, False)
@@ -57,6 +61,15 @@ def _generator_break(fn):
     site = code.co_filename, line, code.co_name, linecache.getline(code.co_filename, line)
     return GraphBreak(site, "a generator function: its body runs while the generator is "
                             "iterated, after the call returned, so it runs eagerly")
+
+
+def _resume_probe(fn, args, kwargs):
+    """() -> where a trace of StaticFunction `fn` on these arguments could go on as Python
+    at the value read being made (a ResumePoint), or None."""
+    converted = fn.converted_callable()
+    code = getattr(converted, "__func__", converted).__code__
+    instance, arguments = fn._instance, [*args, *kwargs.values()]
+    return lambda: resume_point(fn._fn, code, instance, arguments)
 
 
 class SegmentTree:
@@ -121,18 +134,40 @@ class SegmentedCalls:
             rng = get_rng_state() if tree.random else None
             result = walk(tree.root, Values(zip(tree.input_names, tensors), tree.state))
             if result.__class__ is not Miss:
-                outputs, segments, self.last_breaks = result
-                self.last_call = CallStats(segments, False)
-                return outputs
+                return self._walked(result)
             for tensor, data in saved:
                 tensor._set_data(data)
             if rng is not None:
                 set_rng_state(rng)
             if result.seen >= MAX_VALUES_PER_CUT:
+                if self._resume(tree, result.node):
+                    return self._walked(walk(tree.root, Values(zip(tree.input_names, tensors),
+                                                               tree.state)))
                 return self._run_eagerly(self._unstable(key, result.cut), args, kwargs)
             reason = (f"the value read at {result.cut.where} was "
                       f"{result.cut.describe(result.key)}, a branch not traced yet")
         return self._trace(key, traced_args, kwargs, tensors, tree, reason)
+
+    def _walked(self, result):
+        """The outputs of a walk of segments, its stats noted."""
+        outputs, segments, self.last_breaks, resumed = result
+        self.last_call = CallStats(segments, False, resumed=resumed)
+        return outputs
+
+    def _resume(self, tree, node):
+        """Make the walks of `tree` go on as Python after `node`'s cut, whose value keeps
+        changing; False when the cut has no ResumePoint or its tail cannot be made."""
+        cut = node.cut
+        if cut.__class__ is not Cut or cut.resume is None:
+            return False
+        try:
+            cut.resume.tail()
+        except (SourceUnavailableError, SyntaxError):
+            return False
+        tree.root = resume_at(tree.root, node)
+        log.event(1, f"to_static: {self.function._fn.__qualname__} goes on as Python after "
+                     f"{cut.where}: its value keeps changing")
+        return True
 
     def _unstable(self, key, cut):
         """Make calls of `key` run eagerly: the value read at `cut` keeps changing, and each
@@ -159,6 +194,7 @@ class SegmentedCalls:
         fn = self.function
         log.event(1, f"to_static: tracing {fn._fn.__qualname__} (full_graph=False)")
         builder = fn._segment_builder(tensors)
+        builder.resume_point = _resume_probe(fn, args, kwargs)
         traced = fn._trace(args, kwargs, builder, reason)
         done = builder.finish(traced[3])
         if done is None:  # no break, no effect: the one Program full_graph=True builds

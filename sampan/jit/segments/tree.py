@@ -7,7 +7,8 @@ import numpy as np
 from ...static.framework import Variable
 from ..partial_program import leaves, map_tensors
 
-__all__ = ["Cut", "EagerCall", "End", "Values", "Node", "Miss", "path_to_tree", "merge", "walk"]
+__all__ = ["Cut", "EagerCall", "End", "Values", "Node", "Miss", "path_to_tree", "merge", "walk",
+           "resume_at"]
 
 
 class Values(dict):
@@ -39,11 +40,14 @@ class Cut:
     tolist) at a graph break; its guard is the read value (NumPy bytes, or the Python
     scalar)."""
 
-    __slots__ = ("var", "kind", "args", "where", "traced_key")
+    __slots__ = ("var", "kind", "args", "where", "traced_key", "resume", "resumed")
 
-    def __init__(self, var, kind, args, where):
+    def __init__(self, var, kind, args, where, resume=None):
         self.var, self.kind, self.args, self.where = var, kind, args, where
         self.traced_key = None
+        # a ResumePoint where the function can go on as Python after this read; `resumed`
+        # once it does (the read's value kept changing): the walk then ends in its tail
+        self.resume, self.resumed = resume, False
 
     def read(self, tensor):
         """The Python value eager code gets from `tensor`."""
@@ -146,13 +150,17 @@ class Node:
 
 
 class Miss:
-    """A walk that found no branch for a guard value: the cut, the value seen, and how many
-    values the cut has branches for."""
+    """A walk that found no branch for a guard value: the node of the cut, the value seen,
+    and how many values the cut has branches for."""
 
-    __slots__ = ("cut", "key", "seen")
+    __slots__ = ("node", "key", "seen")
 
-    def __init__(self, cut, key, seen):
-        self.cut, self.key, self.seen = cut, key, seen
+    def __init__(self, node, key, seen):
+        self.node, self.key, self.seen = node, key, seen
+
+    @property
+    def cut(self):
+        return self.node.cut
 
 
 def path_to_tree(steps):
@@ -202,6 +210,14 @@ def merge(root, new):
         node, other = node.children[key], child
 
 
+def resume_at(root, node):
+    """Make the walks of `root` stop at `node`'s cut and go on as Python (its ResumePoint):
+    the branches after the cut are dropped and the segments keep what the tail reads."""
+    node.cut.resumed = True
+    node.children.clear()
+    return _pruned(root)
+
+
 def _pruned(root):
     """`root` after narrowing each segment's outputs to what some later piece reads."""
     _needed(root)
@@ -212,6 +228,8 @@ def _needed(node):
     """Names a node's pieces read from before it (narrowing its segment's outputs)."""
     if node.cut is None:
         needed = set(node.end.reads)
+    elif isinstance(node.cut, Cut) and node.cut.resumed:
+        needed = set(node.cut.resume.reads)
     else:
         cut = node.cut
         reads = cut.reads if isinstance(cut, EagerCall) else [cut.var]
@@ -226,7 +244,8 @@ def _needed(node):
 
 
 def walk(root, values):
-    """Run a call down the tree: (eager outputs, segments run, cuts passed) or a Miss."""
+    """Run a call down the tree: (eager outputs, segments run, cuts passed, the cut after
+    which it went on as Python or None) or a Miss."""
     node, segments, cuts = root, 0, []
     while True:
         segment = node.segment
@@ -235,10 +254,12 @@ def walk(root, values):
             segments += 1
         cut = node.cut
         if cut is None:
-            return node.end.finish(values), segments, [c.where for c in cuts]
+            return node.end.finish(values), segments, [c.where for c in cuts], None
         cuts.append(cut)
+        if cut.__class__ is Cut and cut.resumed:
+            return cut.resume.run(values), segments, [c.where for c in cuts], cut.where
         key = cut.key(values)
         child = node.children.get(key)
         if child is None:
-            return Miss(cut, key, len(node.children))
+            return Miss(node, key, len(node.children))
         node = child
