@@ -185,25 +185,17 @@ def _needs_grad(tensors):
     return False
 
 
-def _binary(op, a, b, attrs):
-    """The common case (two plain tensors, one output) without the generic bookkeeping.
-
-    Its check key includes `attrs`, which are hashable here: only tensor-less ops
-    (assign_value) and list-input ops (getitem, setitem) take `Any` attributes."""
-    x, y = a._data, b._data
-    if _FLAGS["FLAGS_eager_check_meta"]:
-        key = (op, attrs, a._sig or signature_id(a), b._sig or signature_id(b))
-        if key not in _checked:
-            _check_new(op, (x, y), attrs, key)
-    try:
-        result = op.kernel(x, y, *attrs) if attrs else op.kernel(x, y)
-    except Exception as exc:
-        raise kernel_failure_error(op, [_meta(x), _meta(y)], attrs, exc) from exc
-    out = wrap(result)
-    if op.backward is not None and STATE.enabled and not (a.stop_gradient
-                                                          and b.stop_gradient):
-        RECORD_SINGLE[op]((a, b), (x, y), attrs, out)
-    return out
+def _tensor_pair(a, b):
+    """The two operands of a binary call as Tensors when one is a Tensor and the other a
+    Tensor or a Python float/int (turned into a 0-d tensor); (None, None) otherwise."""
+    if a.__class__ is Tensor:
+        if b.__class__ is Tensor:
+            return a, b
+        if b.__class__ in _SCALARS:
+            return a, _scalar_operand(b, a)
+    elif a.__class__ in _SCALARS and b.__class__ is Tensor:
+        return _scalar_operand(a, b), b
+    return None, None
 
 
 def _unary(op, a, attrs):
@@ -213,12 +205,19 @@ def _unary(op, a, attrs):
         key = (op, attrs, a._sig or signature_id(a))
         if key not in _checked:
             _check_new(op, (x,), attrs, key)
-    try:
-        result = op.kernel(x, *attrs)
+    try:  # `*attrs` costs an argument list: up to two attributes pass one by one
+        if not attrs:
+            result = op.kernel(x)
+        elif len(attrs) == 1:
+            result = op.kernel(x, attrs[0])
+        elif len(attrs) == 2:
+            result = op.kernel(x, attrs[0], attrs[1])
+        else:
+            result = op.kernel(x, *attrs)
     except Exception as exc:
         raise kernel_failure_error(op, [_meta(x)], attrs, exc) from exc
     out = wrap(result)
-    if op.backward is not None and STATE.enabled and not a.stop_gradient:
+    if not a.stop_gradient and op.backward is not None and STATE.enabled:
         RECORD_SINGLE[op]((a,), (x,), attrs, out)
     return out
 
@@ -238,48 +237,78 @@ def _wrap_many(op, result):
     return outs, flat
 
 
+def _run_any(op, tensors, attrs):
+    """Any op call: tensors, lists of them, scalars or arrays, any number of outputs."""
+    try:  # plain Tensors and lists of them; anything else is normalised first
+        arrays = [t._data if t.__class__ is not list else [x._data for x in t]
+                  for t in tensors]
+    except AttributeError:
+        arrays = None
+    if arrays is None:
+        tensors, arrays = _normalise(op, tensors)
+    key = _signature(op, arrays, attrs)
+    if _FLAGS["FLAGS_eager_check_meta"] and (key is None or key not in _checked):
+        _check_new(op, arrays, attrs, key)
+    try:
+        result = op.kernel(*arrays, *attrs)
+    except Exception as exc:
+        raise kernel_failure_error(op, [_meta(a) for a in arrays], attrs, exc) from exc
+    if op.single_output:
+        outs = wrap(result)
+        if op.backward is not None and STATE.enabled and _needs_grad(tensors):
+            RECORD_SINGLE[op](tensors, arrays, attrs, outs)
+        return outs
+    outs, flat = _wrap_many(op, result)
+    if op.backward is not None and STATE.enabled and _needs_grad(tensors):
+        GradNode.record(op, tensors, arrays, attrs, flat, outs)
+    return outs
+
+
 class EagerMode:
     """Runs ops immediately on NumPy arrays."""
 
     is_static = False
 
     def run_op(self, op, tensors, attrs):
-        """Check, run the kernel, wrap the results, and record autograd when needed."""
+        """Check, run the kernel, wrap the results, and record autograd when needed.
+
+        Two plain tensors and one output (`x + y`, `matmul(x, y)`: most calls) run here
+        without a further Python call before the kernel; other calls go to `_run_any`.
+        The check key includes `attrs`, which are hashable here: only tensor-less ops
+        (assign_value) and list-input ops (getitem, setitem) take `Any` attributes."""
         if op.single_output:
             if len(tensors) == 2:
                 a, b = tensors
-                if a.__class__ is Tensor:
-                    if b.__class__ is Tensor:
-                        return _binary(op, a, b, attrs)
-                    if b.__class__ in _SCALARS:
-                        return _binary(op, a, _scalar_operand(b, a), attrs)
-                elif a.__class__ in _SCALARS and b.__class__ is Tensor:
-                    return _binary(op, _scalar_operand(a, b), b, attrs)
+                if a.__class__ is not Tensor or b.__class__ is not Tensor:
+                    a, b = _tensor_pair(a, b)
+                if a is not None:
+                    x, y = a._data, b._data
+                    if _FLAGS["FLAGS_eager_check_meta"]:
+                        key = (op, attrs, a._sig or signature_id(a), b._sig or signature_id(b))
+                        if key not in _checked:
+                            _check_new(op, (x, y), attrs, key)
+                    try:
+                        # `*attrs` costs an argument list: up to two attributes pass
+                        # one by one (as in _unary)
+                        if not attrs:
+                            result = op.kernel(x, y)
+                        elif len(attrs) == 1:
+                            result = op.kernel(x, y, attrs[0])
+                        elif len(attrs) == 2:
+                            result = op.kernel(x, y, attrs[0], attrs[1])
+                        else:
+                            result = op.kernel(x, y, *attrs)
+                    except Exception as exc:
+                        raise kernel_failure_error(op, [_meta(x), _meta(y)], attrs,
+                                                   exc) from exc
+                    out = wrap(result)
+                    if not (a.stop_gradient and b.stop_gradient) and \
+                            op.backward is not None and STATE.enabled:
+                        RECORD_SINGLE[op]((a, b), (x, y), attrs, out)
+                    return out
             elif len(tensors) == 1 and tensors[0].__class__ is Tensor:
                 return _unary(op, tensors[0], attrs)
-        try:  # plain Tensors and lists of them; anything else is normalised first
-            arrays = [t._data if t.__class__ is not list else [x._data for x in t]
-                      for t in tensors]
-        except AttributeError:
-            arrays = None
-        if arrays is None:
-            tensors, arrays = _normalise(op, tensors)
-        key = _signature(op, arrays, attrs)
-        if _FLAGS["FLAGS_eager_check_meta"] and (key is None or key not in _checked):
-            _check_new(op, arrays, attrs, key)
-        try:
-            result = op.kernel(*arrays, *attrs)
-        except Exception as exc:
-            raise kernel_failure_error(op, [_meta(a) for a in arrays], attrs, exc) from exc
-        if op.single_output:
-            outs = wrap(result)
-            if op.backward is not None and STATE.enabled and _needs_grad(tensors):
-                RECORD_SINGLE[op](tensors, arrays, attrs, outs)
-            return outs
-        outs, flat = _wrap_many(op, result)
-        if op.backward is not None and STATE.enabled and _needs_grad(tensors):
-            GradNode.record(op, tensors, arrays, attrs, flat, outs)
-        return outs
+        return _run_any(op, tensors, attrs)
 
 
 EAGER = EagerMode()
