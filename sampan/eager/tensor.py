@@ -12,6 +12,11 @@ from ..ops.indexing_methods import IndexingMixin
 
 __all__ = ["Tensor", "Parameter", "wrap"]
 
+# How many times a tensor's data array was replaced (`_set_data`, the only place that
+# does): whoever keeps tensors' arrays (a prepared plan's registers) compares it to know
+# whether to read them again. Arrays updated in place stay the same objects.
+replacements = 0
+
 
 class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
     """An n-dimensional array that records the ops producing it for autograd.
@@ -291,8 +296,10 @@ class Tensor(IndexingMixin, AxisViewsMixin, TensorOperators):
 
     def _set_data(self, array):
         """Replace the data array (shape or dtype may change; the cached signature resets)."""
+        global replacements
         self._data = array
         self._sig = None
+        replacements += 1
 
     def _take_over(self, other, allow_leaf=False):
         """In-place update (`x[i] = v`): this object now holds the op result `other`.

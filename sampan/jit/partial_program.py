@@ -8,6 +8,7 @@ import numpy as np
 from ..core.gc_pause import gc_paused
 from ..eager.autograd import NodeBase, edge_of
 from ..eager.grad_mode import STATE
+from ..eager import tensor as eager_tensor
 from ..eager.tensor import Tensor, wrap
 from ..executor.executor import _results
 from ..executor.plan import compile as compile_plan, slot_getter
@@ -77,6 +78,43 @@ def _reads(specs, numbered):
 
 _STOP_GRADIENT = operator.attrgetter("stop_gradient")
 _DATA = operator.attrgetter("_data")
+
+
+class _InferenceRun:
+    """The forward plan of calls that record nothing and write no state, prepared once:
+    its register template holds the state arrays (read again only after some tensor's
+    data was replaced), so a call copies the template, drops the input arrays in, runs
+    the plan and wraps the fetched arrays."""
+
+    def __init__(self, compiled, n_inputs, state_tensors, out_names):
+        self.plan = compiled.forward
+        self.input_reads = [(slot, k) for slot, k in compiled.fwd_reads if k < n_inputs]
+        self.state_reads = [(slot, state_tensors[k - n_inputs])
+                            for slot, k in compiled.fwd_reads if k >= n_inputs]
+        self.out_names = out_names
+        self.template = None
+        self.bound_at = None  # eager_tensor.replacements when the template was filled
+
+    def run(self, inputs):
+        """The output Tensors of one run on eager `inputs` (feed order)."""
+        if self.bound_at != eager_tensor.replacements:
+            self.template = self.plan.template[:]
+            for slot, tensor in self.state_reads:
+                self.template[slot] = tensor._data
+            self.bound_at = eager_tensor.replacements
+        regs = self.template[:]
+        for slot, k in self.input_reads:
+            regs[slot] = inputs[k]._data
+        return _named_outputs(_run(self.plan, regs), self.out_names)
+
+
+def _named_outputs(arrays, names):
+    """Tensors of fetched arrays, named after their Variables as in Paddle (jit.save's
+    output_spec=[out] finds them by name)."""
+    outs = list(map(wrap, arrays))
+    for out, name in zip(outs, names):
+        out._name = name
+    return outs
 
 
 class _Compiled:
@@ -195,6 +233,7 @@ class PartialProgram:
         self.state_by_name = dict(state)
         self.strategy = build_strategy
         self._compiled = {}
+        self._inference = None  # the _InferenceRun of calls that record nothing, once made
         # fixed once traced: whether any output (all outputs) can carry a gradient, and
         # whether the result is one bare Variable (no structure to rebuild per call)
         self.differentiable = any(not v.stop_gradient for v in self.out_vars)
@@ -279,7 +318,13 @@ class PartialProgram:
         """Run forward on eager `inputs`; the returned output Tensors as a list (`out_vars`
         order), after setting the stored attributes to theirs."""
         if not (self.differentiable and STATE.enabled):
-            sources = ()  # nothing records: the inference plan, no per-tensor flags read
+            # nothing records: the inference plan, no per-tensor flags read
+            inference = self._inference
+            if inference is None:
+                inference = self._inference = self._prepare_inference()
+            if inference:
+                return inference.run(inputs)
+            sources = ()
         else:
             sources = self._sources([*inputs, *self.state_tensors])
         compiled = self._compiled.get(sources) or self._compile(sources)
@@ -292,10 +337,7 @@ class PartialProgram:
         for name, slot in forward.writeback:
             self.state_by_name[name]._set_data(regs[slot])
         n_out = len(self.out_vars)
-        outs = list(map(wrap, fetched[:n_out]))
-        # named after their Variables, as in Paddle: jit.save(output_spec=[out]) finds them
-        for out, name in zip(outs, self.out_names):
-            out._name = name
+        outs = _named_outputs(fetched[:n_out], self.out_names)
         if compiled.backward is not None:
             values += fetched[n_out:]
             self._record(compiled, [*inputs, *self.state_tensors], outs, values)
@@ -308,6 +350,15 @@ class PartialProgram:
                 store.store(given[at])
             del outs[self.n_returned:]
         return outs
+
+    def _prepare_inference(self):
+        """The _InferenceRun of calls recording nothing; False when such a call writes state
+        (batch_norm's running statistics in train mode) or sets stored attributes."""
+        compiled = self._compile(())
+        if compiled.forward.writeback or self.stores:
+            return False
+        return _InferenceRun(compiled, len(self.feed_names), self.state_tensors,
+                             self.out_names)
 
     def _sources(self, tensors):
         """Value numbers of the tensors needing gradients in this call (empty when nothing

@@ -12,6 +12,7 @@ import operator
 import numpy as np
 
 from ..core.unique_name import generate
+from ..eager.mode import signature_id
 from ..eager.tensor import Parameter, Tensor
 from ..inference.model_format import MODEL_SUFFIX as INFER_MODEL_SUFFIX
 from ..inference.model_format import PARAMS_SUFFIX as INFER_PARAMS_SUFFIX
@@ -44,9 +45,9 @@ def _flat(args):
 _MAX_SIGNATURES = 1024  # input shape combinations remembered per method
 
 
-# class, shape and dtype of an argument: Tensors with the signatures of a call that passed
-# every input check pass them again
-_SIGNATURE = operator.attrgetter("__class__", "_data.shape", "_data.dtype")
+# an eager Tensor's cached (shape, dtype) id, None until computed (signature_id): Tensors
+# with the signatures of a call that passed every input check pass them again
+_SIGNATURE = operator.attrgetter("_sig")
 
 
 def _renamed(slots, names):
@@ -122,6 +123,15 @@ class _Method:
             signature = None
         if signature in self.signatures:  # inputs like earlier checked ones: run at once
             return (self._runner() if self.layer.training else self.runner)(args)
+        return self._checked_call(args, signature)
+
+    def _checked_call(self, args, signature):
+        """A call whose input signature has not passed the checks yet (or Tensors whose
+        signature is not computed yet): check the inputs, then run."""
+        if signature is not None and None in signature:
+            signature = tuple(map(signature_id, args))
+            if signature in self.signatures:
+                return self._runner()(args)
         values = args if all(isinstance(a, Tensor) for a in args) else _flat(args)
         if len(values) != len(self.checks):
             raise TypeError(f"{self.saved.name}() takes {len(self.checks)} input tensor(s) "

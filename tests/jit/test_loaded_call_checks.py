@@ -48,3 +48,36 @@ def test_a_known_signature_still_records_gradients(loaded):
     net(x).sum().backward()
     for p, q in zip(layer.parameters(), net.parameters()):
         np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-5)
+
+
+def test_an_input_reshaped_in_place_is_checked_again(loaded):
+    _, layer = loaded
+    x = paddle.to_tensor(np.ones((4, 6), "float32"))
+    with paddle.no_grad():
+        layer(x)
+        x.reshape_([4, 6, 1])
+        with pytest.raises(ValueError, match=r"expected shape \[-1, 6\]"):
+            layer(x)
+        x.reshape_([2, 12])
+        with pytest.raises(ValueError, match="dimension 1"):
+            layer(x)
+
+
+def test_calls_without_gradients_see_parameters_replaced_or_updated_in_place(loaded):
+    net, layer = loaded
+    x = paddle.to_tensor(np.random.default_rng(1).standard_normal((3, 6)).astype("float32"))
+    rng = np.random.default_rng(2)
+    with paddle.no_grad():
+        np.testing.assert_allclose(layer(x).numpy(), net(x).numpy(), rtol=1e-6)
+        for p, q in zip(layer.parameters(), net.parameters()):  # replaced arrays
+            value = rng.standard_normal(p.shape).astype("float32")
+            p.set_value(value)
+            q.set_value(value)
+        np.testing.assert_allclose(layer(x).numpy(), net(x).numpy(), rtol=1e-6)
+        for p, q in zip(layer.parameters(), net.parameters()):  # the same arrays, new data
+            p._data *= 2
+            q._data *= 2
+        np.testing.assert_allclose(layer(x).numpy(), net(x).numpy(), rtol=1e-6)
+    layer.set_state_dict(net.state_dict())
+    with paddle.no_grad():
+        np.testing.assert_allclose(layer(x).numpy(), net(x).numpy(), rtol=1e-6)
