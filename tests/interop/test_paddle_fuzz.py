@@ -20,7 +20,8 @@ FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 CASES = {"pir": ("pir/resnet_tiny", ".json"), "pir_if": ("pir/mlp_if", ".json"),
          "pir_while": ("pir/while_loop", ".json"), "legacy": ("legacy/resnet_tiny", ".pdmodel"),
          "legacy_cf": ("legacy/static_control_flow", ".pdmodel"),
-         "legacy_array": ("legacy/static_tensor_array", ".pdmodel")}
+         "legacy_array": ("legacy/static_tensor_array", ".pdmodel"),
+         "pir_array": ("pir/list_loop", ".json")}
 ALLOWED = (CorruptFileError, UnsupportedPaddleOp)
 PARSE_ALLOWANCE = 4 << 20   # Python objects of a parsed program, on top of 2x the files
 

@@ -117,7 +117,7 @@ def test_legacy_control_flow_becomes_cond_and_while(name, expected):
     (written in place by write_to_array) are sampan's arrays."""
     counts = program_ops(FIXTURES / "legacy" / name, ".pdmodel")
     assert {k: counts.get(k, 0) for k in expected} == expected
-    if name in ("mlp_if", "while_loop"):
+    if name in ("mlp_if", "while_loop", "list_loop"):
         pir = program_ops(FIXTURES / "pir" / name, ".json")
         assert {k: pir.get(k, 0) for k in expected} == expected
 
@@ -188,3 +188,21 @@ def test_predictor_folds_batch_norms_and_jit_load_keeps_them():
     assert not any("@bn_fold" in n for n in params)
     assert len(folded_params) < len(params)
     assert sorted(paddle.jit.load(str(prefix)).state_dict()) == sorted(params)
+
+
+def test_pir_array_written_in_a_branch_becomes_an_if_output():
+    """An in-place pd_op.array_write_ inside an `if` on an array made before it: the if
+    returns the array (written on one side, unchanged on the other) and later reads see it."""
+    from sampan.interop.paddle.graph import PaddleBlock, PaddleOp
+    from sampan.interop.paddle.pir_arrays import carry_array_writes
+    write = PaddleOp("pd_op.array_write_", [1, 2, 3], [(4, None)], {})
+    taken = PaddleBlock([], [write, PaddleOp("cf.yield", [], [], {})])
+    kept = PaddleBlock([], [PaddleOp("cf.yield", [], [], {})])
+    branch = PaddleOp("pd_op.if", [5], [], {}, [taken, kept])
+    length = PaddleOp("pd_op.array_length", [1], [(6, None)], {})
+    block = PaddleBlock([], [PaddleOp("pd_op.create_array", [], [(1, None)], {}), branch,
+                             length])
+    carry_array_writes(block)
+    (out, _), = branch.outputs
+    assert taken.ops[-1].inputs == [4] and kept.ops[-1].inputs == [1]
+    assert length.inputs == [out]

@@ -8,6 +8,7 @@ Types are {"#": "0.t_dtensor", "D": [{"#": "0.t_f32"}, dims, layout, lod, offset
 "0.t_vec" lists. Anything else in the document is reported as a malformed file.
 """
 from .graph import PaddleBlock, PaddleGraph, PaddleOp, TensorType
+from .pir_arrays import carry_array_writes
 
 __all__ = ["MalformedProgram", "is_pir_document", "parse_pir"]
 
@@ -148,4 +149,6 @@ def parse_pir(doc):
             and len(program["regions"]) == 1, "program must hold one region")
     blocks = _region_blocks(program["regions"][0])
     _expect(len(blocks) == 1, "the program's region must hold one block")
-    return PaddleGraph(_block(blocks[0], 0), "pir")
+    block = _block(blocks[0], 0)
+    carry_array_writes(block)
+    return PaddleGraph(block, "pir")
