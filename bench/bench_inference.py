@@ -109,17 +109,21 @@ def paddle_mobilenet(size=224, rounds=15, number=20):
         finally:
             paddle.stdin.close()
             paddle.wait()
+    _report(size, threads, {"theirs": theirs_load, "ours": load_seconds}, theirs, ours)
+
+
+def _report(size, threads, loads, theirs, ours):
+    """Print best times of both sides and the per-round CPU time ratios."""
     ratios = sorted(o["cpu"] / t["cpu"] for o, t in zip(ours, theirs))
     best = {name: {key: min(r[key] for r in runs) for key in ("wall", "cpu")}
             for name, runs in (("theirs", theirs), ("ours", ours))}
     print(f"\nMobileNetV3-small (Paddle 3 export), batch 1, {size}x{size}, {threads} math "
           f"thread(s) on both sides, load average {os.getloadavg()[0]:.1f}:")
     print(f"{'':<24}{'load s':>10}{'ms/run':>10}{'CPU ms/run':>12}")
-    for label, name, loaded in (("Paddle Inference", "theirs", theirs_load),
-                                ("sampan predictor", "ours", load_seconds)):
-        print(f"{label:<24}{loaded:>10.3f}{best[name]['wall'] * 1e3:>10.2f}"
+    for label, name in (("Paddle Inference", "theirs"), ("sampan predictor", "ours")):
+        print(f"{label:<24}{loads[name]:>10.3f}{best[name]['wall'] * 1e3:>10.2f}"
               f"{best[name]['cpu'] * 1e3:>12.2f}")
-    print(f"sampan / Paddle, CPU time per round ({rounds} alternating rounds): median "
+    print(f"sampan / Paddle, CPU time per round ({len(ratios)} alternating rounds): median "
           f"{ratios[len(ratios) // 2]:.2f}x, range {ratios[0]:.2f}-{ratios[-1]:.2f}x; "
           f"best against best: {best['ours']['cpu'] / best['theirs']['cpu']:.2f}x")
 
