@@ -133,6 +133,23 @@ def test_legacy_cases_take_both_branches_and_several_trip_counts():
     assert len(trips) >= 3 and 0 in trips
 
 
+def test_legacy_if_cases_match_numpy_on_both_branches():
+    """mlp_if's cases against NumPy (y = bn(fc(x)); y * 2 if y.mean() > 0 else y - 1), with
+    the parameters the file holds: both branches are taken."""
+    prefix = FIXTURES / "legacy" / "mlp_if"
+    p = {k: v.numpy() for k, v in paddle.jit.load(str(prefix)).state_dict().items()}
+    taken = set()
+    for (x,), (relu, total) in all_cases(prefix):
+        h = x @ p["linear_0.w_0"] + p["linear_0.b_0"]
+        y = (h - p["batch_norm1d_0.w_1"]) / np.sqrt(p["batch_norm1d_0.w_2"] + 1e-5) \
+            * p["batch_norm1d_0.w_0"] + p["batch_norm1d_0.b_0"]
+        taken.add(bool(y.mean() > 0))
+        y = y * 2.0 if y.mean() > 0 else y - 1.0
+        np.testing.assert_allclose(total, y.sum(axis=1), rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(relu, np.maximum(y, 0), rtol=1e-4, atol=1e-5)
+    assert taken == {True, False}
+
+
 def copy_model(tmp_path, name):
     for suffix in (".json", ".pdiparams"):
         shutil.copy(FIXTURES / "pir" / f"{name}{suffix}", tmp_path / f"m{suffix}")

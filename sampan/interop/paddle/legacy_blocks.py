@@ -146,7 +146,7 @@ class Converter:
         if kind == "fetch":
             return [PaddleOp("pd_op.fetch", [self.read(scope, _first(raw.ins.get("X")),
                                                        kind)], [], {})]
-        special = _CONTROL_FLOW.get(kind)
+        special = _BY_NAME.get(kind)
         if special is not None:
             return special(self, raw, scope, depth)
         entry = LEGACY_OPS.get(kind)
@@ -156,7 +156,9 @@ class Converter:
         return self.table_op(kind, entry, raw, scope)
 
     def table_op(self, kind, entry, raw, scope):
-        ins, attrs = raw.ins, entry.adjust(dict(raw.attrs)) if entry.adjust else raw.attrs
+        ins, attrs = raw.ins, dict(raw.attrs)
+        if entry.adjust:
+            attrs = entry.adjust(attrs)
         _check_slots(kind, entry, ins, attrs, scope)
         made = []
         if entry.list_input:
@@ -170,7 +172,6 @@ class Converter:
         else:
             inputs = [self.read(scope, _first(ins.get(s)), kind) if s else None
                       for s in entry.ins]
-        attrs = dict(attrs)
         for attr_name in entry.attr_inputs:
             vid, const = self.constant(attrs.pop(attr_name, None))
             made.append(const)
@@ -249,9 +250,9 @@ def _yield(vids):
     return PaddleOp("cf.yield", vids, [], {})
 
 
-_CONTROL_FLOW = {"conditional_block": Converter.conditional_block, "while": Converter.while_,
-                 "select_input": Converter.select_input,
-                 "write_to_array": Converter.write_to_array}
+# ops whose conversion depends on the names they read and write: sub-blocks, in-place writes
+_BY_NAME = {"conditional_block": Converter.conditional_block, "while": Converter.while_,
+            "select_input": Converter.select_input, "write_to_array": Converter.write_to_array}
 
 
 def _check_slots(kind, entry, ins, attrs, scope):
