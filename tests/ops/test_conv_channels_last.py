@@ -82,6 +82,7 @@ STRIDED = [  # (x shape NCHW, out channels, kernel, strides, paddings, padding a
     ((2, 2, 9, 8), 3, (2, 3), [3, 1], [0, 0], "SAME"),
     ((1, 3, 9, 9), 4, (7, 7), [2, 2], [3, 3], "EXPLICIT"),
     ((1, 2, 7, 7), 3, (1, 1), [2, 2], [0, 0], "VALID"),
+    ((1, 64, 40, 130), 4, (3, 3), [2, 2], [1, 1], "EXPLICIT"),  # 7 bands of output rows
 ]
 
 

@@ -196,7 +196,8 @@ def conv(input, filter, strides, paddings, padding_algorithm, dilations, groups,
     """Grouped, strided, dilated cross-correlation; filter [O, C/groups, *kernel]. Also
     returns the im2col columns (a view of the padded input) for the backward to read.
     Without the columns (inference), depthwise and channels-last 1x1 convolutions take the
-    channels-last paths of nn_conv_channels_last."""
+    channels-last paths of nn_conv_channels_last, and strided ones copy their columns from
+    the input split by stride phase."""
     pads, dils, out_hw = _forward_geometry(input.shape, filter.shape[2:], tuple(strides),
                                            tuple(paddings), padding_algorithm,
                                            tuple(dilations), data_format)
