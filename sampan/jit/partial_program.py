@@ -111,9 +111,11 @@ class _InferenceRun:
 def _named_outputs(arrays, names):
     """Tensors of fetched arrays, named after their Variables as in Paddle (jit.save's
     output_spec=[out] finds them by name)."""
-    outs = list(map(wrap, arrays))
-    for out, name in zip(outs, names):
+    outs = []
+    for array, name in zip(arrays, names):  # a loop: map(wrap, ...) calls wrap from C
+        out = wrap(array)
         out._name = name
+        outs.append(out)
     return outs
 
 
