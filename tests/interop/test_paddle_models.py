@@ -108,6 +108,7 @@ def program_ops(prefix, suffix):
 @pytest.mark.parametrize("name,expected", [
     ("mlp_if", {"cond": 1}), ("while_loop", {"while": 1}),
     ("static_control_flow", {"cond": 2, "while": 1}),
+    ("static_switch_case", {"cond": 5}),
     ("list_loop", {"while": 1, "create_array": 1, "array_write": 1, "array_join": 1}),
     ("static_tensor_array", {"while": 1, "create_array": 1, "array_write": 2,
                              "array_read": 1, "array_length": 1, "array_join": 1})])
@@ -131,6 +132,15 @@ def test_legacy_cases_take_both_branches_and_several_trip_counts():
     assert len({int(out[2][0]) for _, out in cases}) >= 3
     trips = {int(out[1][0]) for _, out in all_cases(FIXTURES / "legacy" / "while_loop")}
     assert len(trips) >= 3 and 0 in trips
+
+
+def test_legacy_inputs_and_outputs_follow_the_feed_and_fetch_columns():
+    """save_inference_model writes the feed ops last input first: the inputs follow their
+    `col`, not the op order (k would otherwise take x's place)."""
+    predictor = create_predictor(Config(str(FIXTURES / "legacy" / "static_switch_case.pdmodel"),
+                                        str(FIXTURES / "legacy" / "static_switch_case.pdiparams")))
+    assert predictor.get_input_names() == ["x", "k"]
+    assert len(predictor.get_output_names()) == 2
 
 
 def test_legacy_if_cases_match_numpy_on_both_branches():

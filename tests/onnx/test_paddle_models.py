@@ -11,7 +11,8 @@ from .harness import export, node_types
 
 CONTROL_FLOW = {"mlp_if": {"If"}, "while_loop": {"Loop"}, "static_control_flow": {"If", "Loop"},
                 "list_loop": {"Loop", "SequenceInsert", "ConcatFromSequence"},
-                "static_tensor_array": {"Loop", "SequenceAt", "SequenceLength"}}
+                "static_tensor_array": {"Loop", "SequenceAt", "SequenceLength"},
+                "static_switch_case": {"If"}}
 
 
 @pytest.mark.parametrize("folder,name", [(folder, n) for folder, names in (("pir", PIR),

@@ -142,10 +142,11 @@ class Converter:
             if vtype is None:
                 raise ValueError(f"feed: variable {name!r} is not a declared dense tensor")
             return [PaddleOp("pd_op.data", [], [self.output(scope, name)],
-                             {"name": name, "shape": vtype.shape, "dtype": vtype.dtype})]
+                             {"name": name, "shape": vtype.shape, "dtype": vtype.dtype,
+                              "col": raw.attrs.get("col", 0)})]
         if kind == "fetch":
             return [PaddleOp("pd_op.fetch", [self.read(scope, _first(raw.ins.get("X")),
-                                                       kind)], [], {})]
+                                                       kind)], [], {"col": raw.attrs.get("col", 0)})]
         special = _BY_NAME.get(kind)
         if special is not None:
             return special(self, raw, scope, depth)
@@ -298,4 +299,15 @@ def convert_program(blocks, skipped_kinds, array_kind):
                     {"name": name, "persistable": True})
            for name, (kind, _, persistable) in sorted(blocks[0].vars.items())
            if persistable and kind not in skipped_kinds]
-    return ops + convert.block_ops(0, scope, 0)
+    return ops + _in_column_order(convert.block_ops(0, scope, 0))
+
+
+def _in_column_order(ops):
+    """The feeds first and the fetches last, each in the order of their `col` (the model's
+    inputs and outputs; save_inference_model writes the feed ops last input first)."""
+    def col(op):
+        return op.attrs["col"] if type(op.attrs["col"]) is int else -1
+    feeds = sorted((op for op in ops if op.type == "pd_op.data"), key=col)
+    fetches = sorted((op for op in ops if op.type == "pd_op.fetch"), key=col)
+    rest = [op for op in ops if op.type not in ("pd_op.data", "pd_op.fetch")]
+    return feeds + rest + fetches
