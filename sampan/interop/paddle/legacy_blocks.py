@@ -145,8 +145,8 @@ class Converter:
                              {"name": name, "shape": vtype.shape, "dtype": vtype.dtype,
                               "col": raw.attrs.get("col", 0)})]
         if kind == "fetch":
-            return [PaddleOp("pd_op.fetch", [self.read(scope, _first(raw.ins.get("X")),
-                                                       kind)], [], {"col": raw.attrs.get("col", 0)})]
+            value = self.read(scope, _first(raw.ins.get("X")), kind)
+            return [PaddleOp("pd_op.fetch", [value], [], {"col": raw.attrs.get("col", 0)})]
         special = _BY_NAME.get(kind)
         if special is not None:
             return special(self, raw, scope, depth)
