@@ -206,6 +206,29 @@ def _store_positions(stores, feed_names, returned_names):
     return placed, extra
 
 
+class WrittenInput:
+    """An input Tensor an in-place op of the program changed: `index` among the inputs,
+    `var` the Variable of its final value (fetched like a StoredTensor's)."""
+
+    __slots__ = ("index", "var")
+
+    def __init__(self, index, var):
+        self.index, self.var = index, var
+
+
+def _same_array(a, b):
+    """True when two arrays hold the same shape, dtype and values (NaN equal to NaN)."""
+    return a is b or (a.shape == b.shape and a.dtype == b.dtype and
+                      np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+
+
+def write_back(tensor, value):
+    """Give the caller's input `tensor` its final value, as an eager in-place op would; an
+    input whose final value equals its own (passed through a cond op) is left as it is."""
+    if value is not tensor and not _same_array(tensor._data, value._data):
+        tensor._take_over(value)
+
+
 class PartialProgram:
     """A concrete program run through plans compiled once per set of differentiated sources.
 
@@ -215,7 +238,7 @@ class PartialProgram:
     names them."""
 
     def __init__(self, program, inputs, outputs, state, build_strategy=None, training=True,
-                 stores=()):
+                 stores=(), written=()):
         self.program = program
         self._training = training
         self._test_copy = None
@@ -225,7 +248,9 @@ class PartialProgram:
         # objects) that are neither returned nor inputs: fetched like outputs, not returned
         self.out_vars = [v for v in leaves(outputs) if isinstance(v, Variable)]
         self.n_returned = len(self.out_vars)
-        self.stores, extra = _store_positions(stores, self.feed_names,
+        # ... and the final values of the inputs changed in place (WrittenInput)
+        written = [WrittenInput(k, var) for k, var in written]
+        self.stores, extra = _store_positions([*stores, *written], self.feed_names,
                                               [v.name for v in self.out_vars])
         self.out_vars += extra
         self.out_names = [v.name for v in self.out_vars]
@@ -349,7 +374,10 @@ class PartialProgram:
         if self.stores:
             given = [*inputs, *outs]
             for store, at in self.stores:
-                store.store(given[at])
+                if store.__class__ is WrittenInput:
+                    write_back(inputs[store.index], given[at])
+                else:
+                    store.store(given[at])
             del outs[self.n_returned:]
         return outs
 

@@ -28,7 +28,7 @@ from .pyct import loader, origin, source, templates
 from .pyct.source import SourceUnavailableError
 from .segments import breaks
 from .stored_tensors import find_stores, owners
-from .segments.builder import SegmentBuilder
+from .segments.builder import SegmentBuilder, written_inputs
 from .segments.call import SegmentedCalls
 from .pyct.naming import Namer
 from .pyct.transformer import Context
@@ -146,7 +146,8 @@ class ConcreteProgram:
     (`parameters`, a list of Tensors that can be replaced before `new_partial_program`)."""
 
     def __init__(self, main_program, startup_program, inputs, outputs, state,
-                 build_strategy=None, arguments=((), {}), training=True, stores=()):
+                 build_strategy=None, arguments=((), {}), training=True, stores=(),
+                 written=()):
         self.main_program = main_program
         self.startup_program = startup_program
         self.inputs = inputs
@@ -159,6 +160,9 @@ class ConcreteProgram:
         self.training = training
         # attributes the function set to its Tensors (StoredTensor): each run refreshes them
         self.stores = list(stores)
+        # (input position, its final Variable) of the inputs an in-place op changed: each
+        # run writes them back into the caller's Tensors, as eagerly
+        self.written = list(written)
         self.partial_program = self.new_partial_program()
 
     @property
@@ -179,7 +183,7 @@ class ConcreteProgram:
     def new_partial_program(self):
         """A PartialProgram running this program on the current `parameters`."""
         return PartialProgram(self.main_program, self.inputs, self.outputs, self.state,
-                              self.build_strategy, self.training, self.stores)
+                              self.build_strategy, self.training, self.stores, self.written)
 
 
 def _declare(block, tensor):
@@ -494,7 +498,7 @@ class StaticFunction:
     def _concrete_of(self, traced):
         """The ConcreteProgram of a trace (main, startup, input names, outputs, state,
         arguments)."""
-        main, startup, input_names, outputs, state, arguments = traced
+        main, startup, input_names, outputs, state, arguments, final_names = traced
         translate_origins(main)
         _check_escaped(main, outputs)
         _check_no_new_parameters(self._fn.__qualname__, main, state)
@@ -502,15 +506,19 @@ class StaticFunction:
             mark_test(main)
         # by name: an in-place op on an input (x.add_(y)) hands its Variable object over to
         # the result, while the data Variable keeps its name
-        inputs = [main.global_block().var(name) for name in input_names]
+        block = main.global_block()
+        inputs = [block.var(name) for name in input_names]
         stores = find_stores(self._instance, main, self._fn.__qualname__)
+        written = [(input_names.index(name), block.var(final))
+                   for name, final in written_inputs(block, input_names, final_names)]
         return ConcreteProgram(main, startup, inputs, outputs, state, self._build_strategy,
-                               arguments, self._is_training(), stores)
+                               arguments, self._is_training(), stores, written)
 
     @gc_paused
     def _trace(self, args, kwargs, breaks=None, guard=None):
         """Run the converted function on static Variables; (main, startup, input names,
-        outputs, state, (args, kwargs) as traced). `breaks`, a SegmentBuilder, cuts the
+        outputs, state, (args, kwargs) as traced, the names the inputs' Variables ended
+        with: an in-place op on an input renames it). `breaks`, a SegmentBuilder, cuts the
         Program where Python needs a value (full_graph=False); `guard` names the failed
         graph-break guard that caused this trace, if one did (for the report)."""
         trace = self._traces.begin(self._key(args, kwargs), guard)
@@ -541,7 +549,8 @@ class StaticFunction:
         except Exception as exc:
             attach_user_frames(exc)
             raise
-        return main, startup, input_names, outputs, state, (static_args, static_kwargs)
+        return main, startup, input_names, outputs, state, (static_args, static_kwargs), \
+            [var.name for var in data_vars]
 
     def __call__(self, *args, **kwargs):
         if not _Switch.enabled or self._property:

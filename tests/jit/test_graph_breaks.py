@@ -582,6 +582,19 @@ def test_an_input_changed_in_place_is_changed_for_the_caller(fn):
     assert static.last_call.segments == (2 if fn is accumulates_then_reads else 1)
 
 
+@pytest.mark.parametrize("fn", [accumulates, sets_an_item])
+def test_an_input_changed_in_place_is_changed_for_the_caller_under_full_graph(fn):
+    """The one Program fetches the inputs' final values and writes them back each run (Paddle
+    3.3.1 leaves the caller's Tensor, and for `add_` even the result, unchanged)."""
+    static = paddle.jit.to_static(fn, full_graph=True)
+    eager_total, static_total = _t([0.0, -5.0]), _t([0.0, -5.0])
+    for k in range(4):
+        x = _t([1.0 + k, -2.0 * k])
+        _same(fn(x, eager_total), static(x, static_total))
+        _same(eager_total, static_total)
+    assert len(static.program_cache) == 1
+
+
 def test_save_of_a_function_writing_an_input_asks_for_an_input_spec(tmp_path):
     static = paddle.jit.to_static(accumulates, full_graph=False)
     static(_t([1.0, 2.0]), _t([0.0, 0.0]))

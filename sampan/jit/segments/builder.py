@@ -18,7 +18,7 @@ from .effects import EffectAudit
 from .segment import Segment
 from .tree import Cut, EagerCall, End, Values
 
-__all__ = ["SegmentBuilder"]
+__all__ = ["SegmentBuilder", "written_inputs"]
 
 
 def _user_site():
@@ -31,6 +31,13 @@ def _user_site():
     if mapped is None:
         return found
     return mapped.filename, mapped.lineno, mapped.function_name, mapped.source_line
+
+
+def written_inputs(block, input_names, final_names):
+    """(input name, name of its final value) of the inputs an in-place op changed in the
+    trace of `block` (`final_names`: the names their Variable objects ended with)."""
+    return [(name, final) for name, final in zip(input_names, final_names)
+            if not _carried(block, final, name)]
 
 
 def _carried(block, name, source):
@@ -182,9 +189,8 @@ class SegmentBuilder:
         """The call's eager outputs after the last segment ran, and the path traced
         (segments and cuts, ending in End(outputs)); None when the trace never broke,
         changed no input in place and had no Python effects (then it is one Program)."""
-        block = self.program.global_block()
-        written = [(name, var.name) for name, var in zip(self.input_names, self.data_vars)
-                   if not _carried(block, var.name, name)]
+        written = written_inputs(self.program.global_block(), self.input_names,
+                                 [var.name for var in self.data_vars])
         if not written and not self.broke and not self.audit.effects:
             return None
         self._flush()

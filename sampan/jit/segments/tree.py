@@ -5,7 +5,7 @@ import operator
 import numpy as np
 
 from ...static.framework import Variable
-from ..partial_program import leaves, map_tensors
+from ..partial_program import leaves, map_tensors, write_back
 
 __all__ = ["Cut", "EagerCall", "End", "Values", "Node", "Miss", "path_to_tree", "merge", "walk",
            "resume_at"]
@@ -127,17 +127,9 @@ class End:
         `if` merely might change it (its value passes through the cond op), so an input
         whose final value equals its own is left as it is."""
         for name, final in self.written:
-            tensor, value = values[name], values[final]
-            if not _same_array(tensor._data, value._data):
-                tensor._take_over(value)
+            write_back(values[name], values[final])
         return map_tensors(lambda v: values[v.name] if isinstance(v, Variable) else v,
                              self.outputs)
-
-
-def _same_array(a, b):
-    """True when two arrays hold the same shape, dtype and values (NaN equal to NaN)."""
-    return a is b or (a.shape == b.shape and a.dtype == b.dtype and
-                      np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 
 class Node:
