@@ -20,7 +20,8 @@ from ..static.program_state import program_guard
 from ..static.input_spec import InputSpec
 from .errors import attach_op_origin
 
-__all__ = ["PartialProgram", "map_tensors", "leaves", "mark_test"]
+__all__ = ["PartialProgram", "ArrayGradientError", "map_tensors", "leaves", "mark_test",
+           "returned", "write_back"]
 
 
 _TENSORS = (Tensor, Variable, InputSpec)
@@ -206,6 +207,18 @@ def _store_positions(stores, feed_names, returned_names):
     return placed, extra
 
 
+class ArrayGradientError(NotImplementedError):
+    """A program returns a tensor array whose items need gradients: run_program's backward
+    takes gradients of dense outputs only."""
+
+
+def returned(var, values):
+    """What a call returns for Variable `var` (`values`: the run's Tensors by name): a tensor
+    array, whose run value is a list of arrays, as the list of Tensors eager code holds."""
+    value = values[var.name]
+    return list(map(wrap, value._data)) if var.kind == "array" else value
+
+
 class WrittenInput:
     """An input Tensor an in-place op of the program changed: `index` among the inputs,
     `var` the Variable of its final value (fetched like a StoredTensor's)."""
@@ -247,6 +260,12 @@ class PartialProgram:
         # the returned Variables, then those of the attributes each run sets (StoredTensor
         # objects) that are neither returned nor inputs: fetched like outputs, not returned
         self.out_vars = [v for v in leaves(outputs) if isinstance(v, Variable)]
+        for v in self.out_vars:
+            if v.kind == "array" and not v.stop_gradient:
+                raise ArrayGradientError(
+                    f"to_static: the function returns a list built in a loop whose "
+                    f"condition is a Tensor ({v.name}), and its items need gradients; return "
+                    f"paddle.stack(items) or paddle.concat(items) instead")
         self.n_returned = len(self.out_vars)
         # ... and the final values of the inputs changed in place (WrittenInput)
         written = [WrittenInput(k, var) for k, var in written]
@@ -265,7 +284,7 @@ class PartialProgram:
         # whether the result is one bare Variable (no structure to rebuild per call)
         self.differentiable = any(not v.stop_gradient for v in self.out_vars)
         self.all_differentiable = all(not v.stop_gradient for v in self.out_vars)
-        self.single_output = isinstance(outputs, Variable)
+        self.single_output = isinstance(outputs, Variable) and outputs.kind == "dense"
         # outputs the program marks differentiable (to_tensor(..., stop_gradient=False)):
         # they say so even in a call that records no backward, as eagerly
         self.marked_outputs = [k for k, v in enumerate(self.out_vars) if not v.stop_gradient]
@@ -338,8 +357,8 @@ class PartialProgram:
         if self.single_output:
             return outs[0]
         arrays = {v.name: t for v, t in zip(self.out_vars, outs)}
-        return map_tensors(lambda v: arrays[v.name] if isinstance(v, Variable) else v,
-                             self.outputs)
+        return map_tensors(lambda v: returned(v, arrays) if isinstance(v, Variable) else v,
+                           self.outputs)
 
     def run_flat(self, inputs):
         """Run forward on eager `inputs`; the returned output Tensors as a list (`out_vars`

@@ -14,6 +14,7 @@ from ..core.gc_pause import gc_paused
 from ..eager.grad_mode import STATE as GRAD_STATE, enable_grad
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
+from ..static.control_flow.nest import rebuilt
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline, report
@@ -22,6 +23,7 @@ from .cache import (ProgramCache, check_spec_list, data_names, value_key,
                     with_specs)
 from .converters.common import JST
 from .errors import attach_user_frames, translate_origins
+from .operators.arrays import ArrayList
 from .operators.common import Undefined, is_variable
 from .partial_program import PartialProgram, leaves, map_tensors, mark_test
 from .pyct import loader, origin, source, templates
@@ -226,6 +228,20 @@ def _static_state(layer, block):
     finally:
         for table, key, tensor in swapped:
             table[key] = tensor
+
+
+def _arrays_as_variables(outputs):
+    """`outputs` with each list a Tensor loop built (an ArrayList) as its array Variable,
+    which a call returns as a list of Tensors."""
+    if isinstance(outputs, ArrayList):
+        return outputs.var
+    if isinstance(outputs, (list, tuple)):
+        items = [_arrays_as_variables(v) for v in outputs]
+        return outputs if all(a is b for a, b in zip(items, outputs)) else rebuilt(outputs,
+                                                                                    items)
+    if isinstance(outputs, dict):
+        return {k: _arrays_as_variables(v) for k, v in outputs.items()}
+    return outputs
 
 
 def _check_outputs(outputs):
@@ -543,7 +559,8 @@ class StaticFunction:
                      else contextlib.nullcontext()):
                 static_args = map_tensors(make_data, args)
                 static_kwargs = map_tensors(make_data, kwargs)
-                outputs = _check_outputs(fn(*static_args, **static_kwargs))
+                outputs = _check_outputs(_arrays_as_variables(fn(*static_args,
+                                                                 **static_kwargs)))
                 if breaks is not None:
                     breaks.returned(outputs, owners(self._instance))
         except Exception as exc:

@@ -5,6 +5,7 @@ import sys
 
 from ...core import unique_name
 from ...core.dispatch import mode_guard
+from ...core.random import get_rng_state, set_rng_state
 from ...eager.grad_mode import set_grad_enabled
 from ...eager.mode import EAGER
 from ...static.framework import reading_values
@@ -64,6 +65,8 @@ class SegmentBuilder:
         self.fn_name, self.live, self.training = fn_name, live, training
         self.grad_enabled, self.strategy = grad_enabled, strategy
         self.resume_point = None  # () -> where the function could go on as Python, or None
+        self.rng = get_rng_state()
+        self.overwritten = {}  # id -> (state tensor, its data before a segment wrote it)
         self.steps, self.start = [], 0
         self.program = self.values = None
         self.audit = EffectAudit()
@@ -161,9 +164,22 @@ class SegmentBuilder:
         with self.audit.paused(), set_grad_enabled(self.grad_enabled):
             segment = Segment(self.program, self.start, stop, self.state, self.training,
                               self.strategy)
+            for tensor in segment.writes:
+                self.overwritten.setdefault(id(tensor), (tensor, tensor._data))
             segment.run(self.values)
         self.steps.append(segment)
         self.start = stop
+
+    def undo(self):
+        """Put back what the segments run so far changed (state tensors, the random
+        generator), so the call can run eagerly from the start; False when the trace's
+        Python changed objects outside it (running it again would repeat that)."""
+        if self.audit.effects or self.audit.changed or self.audit.pending:
+            return False
+        for tensor, data in self.overwritten.values():
+            tensor._set_data(data)
+        set_rng_state(self.rng)
+        return True
 
     @property
     def broke(self):

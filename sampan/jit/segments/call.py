@@ -10,12 +10,14 @@ from ...core.random import get_rng_state, set_rng_state
 from ...static.mode import is_sampan_file
 from .. import log
 from ..cache import with_specs
+from ..partial_program import ArrayGradientError
 from ..pyct.source import SourceUnavailableError
 from ..stored_tensors import replace_variables, store_values, write_back_arguments
 from .breaks import GraphBreak, GraphBreakError
 from .resume import resume_point
 from .segment import Segment
-from .tree import Cut, EagerCall, Miss, Values, merge, path_to_tree, resume_at, walk
+from .tree import (Cut, EagerCall, Miss, MissingValue, Values, merge, path_to_tree,
+                   resume_at, walk)
 
 __all__ = ["SegmentedCalls", "CallStats", "SegmentTree"]
 
@@ -195,13 +197,20 @@ class SegmentedCalls:
         log.event(1, f"to_static: tracing {fn._fn.__qualname__} (full_graph=False)")
         builder = fn._segment_builder(tensors)
         builder.resume_point = _resume_probe(fn, args, kwargs)
-        traced = fn._trace(args, kwargs, builder, reason)
-        done = builder.finish(traced[3])
-        if done is None:  # no break, no effect: the one Program full_graph=True builds
-            program = fn._concrete_of(traced)
-            fn._cache.add(key, program)
-            self.last_call, self.last_breaks = CallStats(1, True), []
-            return program.partial_program(tensors)
+        try:
+            traced = fn._trace(args, kwargs, builder, reason)
+            done = builder.finish(traced[3])
+            if done is None:  # no break, no effect: the one Program full_graph=True builds
+                program = fn._concrete_of(traced)
+                fn._cache.add(key, program)
+                self.last_call, self.last_breaks = CallStats(1, True), []
+                return program.partial_program(tensors)
+        except (MissingValue, ArrayGradientError) as exc:
+            # tensor arrays needing gradients: no Program or segment can hand them over
+            if not builder.undo():
+                raise
+            self.eager[key] = str(exc).split("\n")[0], []
+            return self._run_eagerly(self.eager[key], args, kwargs)
         outputs, steps = done
         replace_variables(builder.audit.changed, builder.values)
         write_back_arguments((args, kwargs), traced[5], builder.audit.changed, builder.values)

@@ -447,6 +447,11 @@ class EffectAudit:
                         break
         return outside
 
+    @property
+    def pending(self):
+        """True while writes to named objects wait to be judged (before `settle`)."""
+        return bool(self._changed)
+
     def mark(self):
         """A point `forget` returns to."""
         return len(self.effects), len(self._changed)

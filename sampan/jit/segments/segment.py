@@ -45,9 +45,14 @@ class Segment:
                 if block.var(name).persistable:
                     persist.add(name)
         self.feeds = feeds
+        # dense values, and tensor arrays a later piece may read (their value is a list,
+        # carried in a Tensor's slot); an array needing gradients cannot leave: a run_program
+        # op differentiates dense outputs only
         self.produced = [n for n in dict.fromkeys(
             n for op in block.ops for n in op.output_arg_names)
-            if block.has_var(n) and not block.var(n).persistable and block.var(n).kind == "dense"]
+            if block.has_var(n) and not block.var(n).persistable and (
+                block.var(n).kind == "dense" or
+                block.var(n).kind == "array" and block.var(n).stop_gradient)]
         self.state = [(n, t) for n, t in state if n in persist]
         written = {n for op in block.ops for n in op.output_arg_names}
         self.writes = [t for n, t in self.state if n in written]

@@ -5,10 +5,10 @@ import operator
 import numpy as np
 
 from ...static.framework import Variable
-from ..partial_program import leaves, map_tensors, write_back
+from ..partial_program import leaves, map_tensors, returned, write_back
 
-__all__ = ["Cut", "EagerCall", "End", "Values", "Node", "Miss", "path_to_tree", "merge", "walk",
-           "resume_at"]
+__all__ = ["Cut", "EagerCall", "End", "Values", "Node", "Miss", "MissingValue", "path_to_tree",
+           "merge", "walk", "resume_at"]
 
 
 class Values(dict):
@@ -25,7 +25,12 @@ class Values(dict):
         for state_name, tensor in self.state:
             if state_name == name:
                 return tensor
-        raise KeyError(f"no value for Variable {name!r} at this graph break")
+        raise MissingValue(f"no value for Variable {name!r} at this graph break: a tensor "
+                           f"array whose items need gradients cannot pass one")
+
+
+class MissingValue(KeyError):
+    """A piece after a graph break reads a value no piece before it could hand over."""
 
 
 _SCALAR_READS = {"bool": bool, "float": float, "int": int, "complex": complex,
@@ -128,8 +133,8 @@ class End:
         whose final value equals its own is left as it is."""
         for name, final in self.written:
             write_back(values[name], values[final])
-        return map_tensors(lambda v: values[v.name] if isinstance(v, Variable) else v,
-                             self.outputs)
+        return map_tensors(lambda v: returned(v, values) if isinstance(v, Variable) else v,
+                           self.outputs)
 
 
 class Node:
