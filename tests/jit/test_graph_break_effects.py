@@ -185,33 +185,33 @@ def scales_by_a_helpers_mean(x):
     return y * mean_of(x)  # the value is read in the helper, not in this function's body
 
 
-def test_a_value_read_that_changes_every_call_goes_on_as_python_after_the_read():
-    static = paddle.jit.to_static(scales_by_its_mean, full_graph=False)
+def _calls_with_changing_values(fn):
+    """(the StaticFunction, traces made, "runs eagerly" warnings) after ten calls of `fn`
+    under full_graph=False on inputs whose mean changes, each checked against eager."""
+    static = paddle.jit.to_static(fn, full_graph=False)
     traces = 0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for k in range(10):
             x = _t([1.0 + k, 2.0])
-            np.testing.assert_allclose(static(x).numpy(), scales_by_its_mean(x).numpy())
+            np.testing.assert_allclose(static(x).numpy(), fn(x).numpy())
             traces += static.last_call.traced
+    return static, traces, [w for w in caught if "runs eagerly" in str(w.message)]
+
+
+def test_a_value_read_that_changes_every_call_goes_on_as_python_after_the_read():
+    static, traces, warned = _calls_with_changing_values(scales_by_its_mean)
     assert traces == MAX_VALUES_PER_CUT
     assert static.last_call.eager is None and "float()" in str(static.last_call.resumed)
-    assert not [w for w in caught if "runs eagerly" in str(w.message)]
+    assert not warned
     assert static.get_traced_count() == 1
 
 
 def test_a_changing_value_read_where_python_cannot_go_on_runs_eagerly_with_one_warning():
-    static = paddle.jit.to_static(scales_by_a_helpers_mean, full_graph=False)
-    traces = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for k in range(10):
-            x = _t([1.0 + k, 2.0])
-            np.testing.assert_allclose(static(x).numpy(), scales_by_a_helpers_mean(x).numpy())
-            traces += static.last_call.traced
+    static, traces, warned = _calls_with_changing_values(scales_by_a_helpers_mean)
     assert traces == MAX_VALUES_PER_CUT
     assert static.last_call.eager and "float()" in static.last_call.eager
-    (warning,) = [w for w in caught if "runs eagerly" in str(w.message)]
+    (warning,) = warned
     line = mean_of.__code__.co_firstlineno + 1
     assert f"{__file__}:{line}" in str(warning.message) and warning.filename == __file__
     assert static.get_traced_count() == 1
