@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from sampan.executor.passes.inplace import inplace_kernel
+from sampan.ops.kernels.elementwise import RELU_CLIP_FROM
 from sampan.ops.registry import OPS
 
 _BINARY_CASES = [
@@ -39,3 +40,15 @@ def test_unary_in_place_matches_the_kernel(op, dtype):
     np.testing.assert_array_equal(got, expected)
     if dtype.startswith("float"):
         assert got is x  # written in place
+
+
+@pytest.mark.parametrize("size", [7, RELU_CLIP_FROM - 1, RELU_CLIP_FROM, 3 * RELU_CLIP_FROM])
+def test_relu_in_place_is_the_kernel_bit_for_bit_on_both_sides_of_its_clip_size(size):
+    x = np.random.default_rng(2).standard_normal(size).astype("float32")
+    x[:4] = [-0.0, np.nan, -np.inf, np.inf]
+    expected = OPS["relu"].kernel(x.copy())
+    got = inplace_kernel("relu")(x)
+    assert got is x
+    np.testing.assert_array_equal(got, expected)
+    assert np.array_equal(np.signbit(got), np.signbit(expected))  # the sign of zero too
+    np.testing.assert_array_equal(got, np.maximum(expected, 0))

@@ -11,6 +11,7 @@ at run time they fall back to the kernel when dtypes or shapes do not allow it.
 """
 import numpy as np
 
+from ...ops.kernels.elementwise import RELU_CLIP_FROM
 from ...ops.registry import OPS
 
 __all__ = ["INPLACE", "FRESH_PRODUCERS", "inplace_kernel"]
@@ -39,9 +40,12 @@ def _unary(ufunc, kernel):
 
 
 def _relu(kernel):
-    """x = max(x, 0) in x's buffer for floating x, else the kernel."""
+    """x = max(x, 0) in x's buffer for floating x, else the kernel. Below the kernel's
+    RELU_CLIP_FROM elements its ufunc (np.maximum) is called here, a call less per run."""
     def run(x):
         if x.ndim and x.dtype.kind == "f":
+            if x.size < RELU_CLIP_FROM:
+                return np.maximum(x, 0, out=x)
             return kernel(x, out=x)
         return kernel(x)
     return run
