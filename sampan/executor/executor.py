@@ -94,7 +94,7 @@ class Executor:
             # imported here: concurrent.futures (and logging) cost import time, and only
             # parallel plans need a pool
             from concurrent.futures import ThreadPoolExecutor
-            pool = self._pools[workers] = ThreadPoolExecutor(workers, "sampan-exec")
+            pool = self._pools[workers] = ThreadPoolExecutor(workers - 1, "sampan-exec")
         return pool
 
     def _compile(self, program, feed, fetch_names, strategy, checked):
@@ -134,7 +134,7 @@ class Executor:
             if checked:
                 run_checked(plan, regs, nan_check)
             elif workers > 1 and plan.parallel.worth:  # the cost model: docs/executor.md
-                run_parallel(plan, regs, self._pool(workers))
+                run_parallel(plan, regs, self._pool(workers), workers)
             else:
                 run_sequential(plan, regs)
         for name, slot in plan.writeback:

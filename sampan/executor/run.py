@@ -1,6 +1,4 @@
 """The instruction loops: fast sequential, checked (NaN/Inf, poisoning) and parallel."""
-from collections import deque
-
 import numpy as np
 
 from .plan import format_origin
@@ -104,75 +102,49 @@ def run_checked(plan, regs, nan_check):
             _poison(regs, f, keep) if poison else regs.__setitem__(f, None)
 
 
-class _Parallel:
-    """One parallel run: FIFO ready queue, cheap ops inline, the rest on the pool."""
+class _LaneRun:
+    """One parallel run: each lane of the plan's Lanes runs its instructions in order on
+    its own thread (lane 0 on the calling one), waiting for other lanes' results through
+    one Event per instruction another lane needs."""
 
-    def __init__(self, plan, regs, pool):
-        self.plan, self.regs, self.pool = plan, regs, pool
-        info = plan.parallel
-        self.indeg = list(info.indeg)
-        self.counts = list(info.counts)
-        self.ready = deque(i for i, d in enumerate(self.indeg) if d == 0)
-        self.pending = {}
+    def __init__(self, plan, regs, lanes):
+        import threading  # loaded with the first parallel run
+        self.plan, self.regs, self.lanes = plan, regs, lanes
+        self.done = {i: threading.Event() for i in lanes.signalled}
+        self.failed = None  # (instruction, exception) of the first failure
 
-    def _call(self, index):
-        fn, args, _, _, _ = self.plan.code[index]
-        regs = self.regs
-        return fn(*[regs[a] for a in args])
-
-    def _finish(self, index, value):
-        plan, regs, info = self.plan, self.regs, self.plan.parallel
-        _store(regs, plan.multi, plan.code[index][2], value)
-        counts = self.counts
-        for vid, s in info.releases[index]:
-            counts[vid] -= 1
-            if not counts[vid]:
-                regs[s] = None
-        for s in info.dead[index]:
-            regs[s] = None
-        indeg, ready = self.indeg, self.ready
-        for j in info.succs[index]:
-            indeg[j] -= 1
-            if not indeg[j]:
-                ready.append(j)
-
-    def run(self):
-        cheap = self.plan.parallel.cheap
-        while self.ready or self.pending:
-            while self.ready:
-                index = self.ready.popleft()
-                if cheap[index]:
-                    self._finish(index, self._guarded(index))
-                else:
-                    self.pending[self.pool.submit(self._call, index)] = index
-            if self.pending:
-                self._collect()
-
-    def _guarded(self, index):
-        try:
-            return self._call(index)
-        except Exception as err:
-            self._drain()
-            _fail(self.plan, index, err)
-
-    def _collect(self):
-        from concurrent.futures import FIRST_COMPLETED, wait  # loaded with the first pool
-        done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
-        for future in sorted(done, key=self.pending.get):
-            index = self.pending.pop(future)
-            err = future.exception()
-            if err is not None:
-                self._drain()
-                _fail(self.plan, index, err)
-            self._finish(index, future.result())
-
-    def _drain(self):
-        """Wait for submitted work before reporting an error."""
-        from concurrent.futures import wait
-        wait(self.pending)
-        self.pending.clear()
+    def lane(self, order):
+        """Run one lane; stops early once another lane failed."""
+        plan, regs, lanes, done = self.plan, self.regs, self.lanes, self.done
+        code, multi, waits, frees = plan.code, plan.multi, lanes.waits, lanes.frees
+        for index in order:
+            for other in waits[index]:
+                done[other].wait()
+            if self.failed is not None:
+                return
+            fn, args, out, _, _ = code[index]
+            try:
+                _store(regs, multi, out, fn(*[regs[a] for a in args]))
+            except Exception as err:
+                self.failed = index, err
+                for event in done.values():  # wake every waiting lane
+                    event.set()
+                return
+            for f in frees[index]:
+                regs[f] = None
+            event = done.get(index)
+            if event is not None:
+                event.set()
 
 
-def run_parallel(plan, regs, pool):
-    """Run with dependency counting; results are identical to run_sequential."""
-    _Parallel(plan, regs, pool).run()
+def run_parallel(plan, regs, pool, workers):
+    """Run the plan's lanes for `workers` threads (`pool` holds workers - 1 of them);
+    results are identical to run_sequential."""
+    lanes = plan.parallel.lanes(workers)
+    run = _LaneRun(plan, regs, lanes)
+    futures = [pool.submit(run.lane, order) for order in lanes.order[1:] if order]
+    run.lane(lanes.order[0])
+    for future in futures:
+        future.result()
+    if run.failed is not None:
+        _fail(plan, *run.failed)

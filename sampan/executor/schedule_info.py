@@ -1,30 +1,89 @@
-"""Dependency graph and value-version reference counts for the parallel scheduler."""
+"""Dependency graph, value versions and lanes for the parallel scheduler."""
 
 from ..ops.registry import OPS
 from .cost import op_seconds
 
-__all__ = ["ParallelInfo", "parallel_info", "OFFLOAD_SECONDS", "MIN_PARALLEL_SECONDS",
-           "MIN_SPEEDUP"]
+__all__ = ["ParallelInfo", "Lanes", "parallel_info", "OFFLOAD_SECONDS", "HANDOFF_SECONDS",
+           "MIN_PARALLEL_SECONDS", "MIN_SPEEDUP"]
 
-OFFLOAD_SECONDS = 1e-4       # ops estimated cheaper run inline on the scheduling thread
+OFFLOAD_SECONDS = 1e-4       # ops estimated cheaper follow their latest predecessor's lane
+HANDOFF_SECONDS = 5e-5       # what waiting on another lane's result costs (a thread wake-up)
 MIN_PARALLEL_SECONDS = 2e-3  # plans estimated cheaper run sequentially ...
 MIN_SPEEDUP = 1.5            # ... and so do plans whose work / critical path is below this
 
 
 class ParallelInfo:
-    """succs/indeg per instruction, cheap flags, per-version reader counts, and `worth`:
-    whether the cost model expects running in parallel to pay."""
+    """preds per instruction, cheap flags, per-version readers, and `worth`: whether the
+    cost model expects running in parallel to pay. `lanes(workers)` splits the plan into
+    that many lanes (made once per worker count)."""
 
-    __slots__ = ("succs", "indeg", "cheap", "releases", "dead", "counts", "worth",
-                 "seconds", "critical")
+    __slots__ = ("preds", "cheap", "releases", "dead", "worth", "seconds", "critical",
+                 "_lanes")
 
-    def __init__(self, succs, indeg, cheap, releases, dead, counts, seconds, critical):
-        self.succs, self.indeg, self.cheap = succs, indeg, cheap
-        self.releases, self.dead, self.counts = releases, dead, counts
+    def __init__(self, preds, cheap, releases, dead, seconds, critical):
+        self.preds, self.cheap = preds, cheap
+        self.releases, self.dead = releases, dead
         self.seconds, self.critical = seconds, critical
         total = sum(seconds)
         self.worth = (total >= MIN_PARALLEL_SECONDS and critical > 0
                       and total / critical >= MIN_SPEEDUP)
+        self._lanes = {}
+
+    def lanes(self, workers):
+        """The Lanes of `workers` threads."""
+        lanes = self._lanes.get(workers)
+        if lanes is None:
+            lanes = self._lanes[workers] = Lanes(self, workers)
+        return lanes
+
+
+class Lanes:
+    """A static schedule over `workers` threads: `order[k]`, the instructions lane k runs
+    (in plan order); `waits[i]`, the instructions of other lanes i must wait for (the last
+    of each lane among its predecessors); `signalled`, those some lane waits for; `frees[i]`,
+    the slots lane-local values leave after instruction i (values read on several lanes
+    live until the run ends).
+
+    Instructions are placed in plan order, each on the lane where the cost model has it
+    finish first (a predecessor on another lane adds a hand-off); cheap ones follow their
+    latest-finishing predecessor, so chains of small ops stay on one lane."""
+
+    __slots__ = ("order", "waits", "signalled", "frees")
+
+    def __init__(self, info, workers):
+        preds, seconds, cheap = info.preds, info.seconds, info.cheap
+        lane_of, finish, free_at = [], [], [0.0] * workers
+        for i, ps in enumerate(preds):
+            ready = max((finish[p] for p in ps), default=0.0)
+            if cheap[i] and ps:
+                lane = lane_of[max(ps, key=finish.__getitem__)]
+            else:
+                lane = min(range(workers), key=lambda k: max(ready + HANDOFF_SECONDS * any(
+                    lane_of[p] != k for p in ps), free_at[k]))
+            start = max(free_at[lane], ready + HANDOFF_SECONDS * any(lane_of[p] != lane
+                                                                     for p in ps))
+            lane_of.append(lane)
+            finish.append(start + seconds[i])
+            free_at[lane] = finish[-1]
+        self.order = [[i for i, lane in enumerate(lane_of) if lane == k]
+                      for k in range(workers)]
+        self.waits = []
+        for i, ps in enumerate(preds):
+            last = {}
+            for p in ps:
+                if lane_of[p] != lane_of[i]:
+                    last[lane_of[p]] = max(p, last.get(lane_of[p], -1))
+            self.waits.append(tuple(sorted(last.values())))
+        self.signalled = sorted({p for w in self.waits for p in w})
+        self.frees = [list(d) for d in info.dead]
+        readers = {}
+        for i, released in enumerate(info.releases):
+            for vid, slot in released:
+                readers.setdefault((vid, slot), []).append(i)
+        for (_, slot), rs in readers.items():
+            if len({lane_of[r] for r in rs}) == 1:
+                self.frees[max(rs)].append(slot)
+        self.frees = [tuple(f) for f in self.frees]
 
 
 def _critical_path(preds, seconds):
@@ -59,13 +118,13 @@ def _edges(bounds, slots):
 
 
 def _versions(bounds, slots, pinned):
-    """(releases, dead outputs, initial counts): free a version when its readers are done."""
-    current, counts, readers_of = {}, [], []
+    """(releases: the (version, slot) each instruction reads, dead: the outputs nothing
+    reads): a version's slot is free once its readers are done."""
+    current, readers_of = {}, []
     releases, dead = [[] for _ in bounds], [[] for _ in bounds]
 
     def new_version(s, i):
-        current[s] = len(counts)
-        counts.append(0)
+        current[s] = len(readers_of)
         readers_of.append((s, i, [], []))
 
     for i, b in enumerate(bounds):
@@ -79,23 +138,18 @@ def _versions(bounds, slots, pinned):
     for vid, (s, writer, readers, overwriters) in enumerate(readers_of):
         if s in pinned:
             continue
-        counts[vid] = len(readers)
         for i in readers:
             releases[i].append((vid, s))
         if not readers and not overwriters and writer >= 0:
             dead[writer].append(s)
-    return ([tuple(r) for r in releases], [tuple(d) for d in dead], counts)
+    return [tuple(r) for r in releases], [tuple(d) for d in dead]
 
 
 def parallel_info(nodes, bounds, slots, block, pinned):
     """Everything the parallel scheduler needs beyond the sequential code."""
     preds = _edges(bounds, slots)
-    succs = [[] for _ in bounds]
-    for i, ps in enumerate(preds):
-        for p in sorted(ps):
-            succs[p].append(i)
-    releases, dead, counts = _versions(bounds, slots, pinned)
+    releases, dead = _versions(bounds, slots, pinned)
     seconds = [op_seconds(node, block, OPS) for node in nodes]
     cheap = [s < OFFLOAD_SECONDS for s in seconds]
-    return ParallelInfo([tuple(s) for s in succs], [len(p) for p in preds], cheap,
-                        releases, dead, counts, seconds, _critical_path(preds, seconds))
+    return ParallelInfo([tuple(sorted(p)) for p in preds], cheap, releases, dead, seconds,
+                        _critical_path(preds, seconds))

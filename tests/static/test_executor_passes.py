@@ -68,14 +68,16 @@ def test_each_pass_is_bit_identical(model):
         assert _run(model, strategy) == expected, strategy
 
 
-@pytest.fixture(params=["inline", "pool"])
+@pytest.fixture(params=["follow", "spread"])
 def forced_parallel(request, monkeypatch):
-    """The cost model overruled: every plan runs in parallel, with cheap ops inline or
-    every op on the pool."""
+    """The cost model overruled: every plan runs in parallel, with cheap ops following
+    their predecessors' lane, or every op placed by finish time with free hand-offs (so
+    lanes wait on each other often)."""
     monkeypatch.setattr(schedule_info, "MIN_PARALLEL_SECONDS", 0.0)
     monkeypatch.setattr(schedule_info, "MIN_SPEEDUP", 0.0)
-    if request.param == "pool":
+    if request.param == "spread":
         monkeypatch.setattr(schedule_info, "OFFLOAD_SECONDS", 0.0)
+        monkeypatch.setattr(schedule_info, "HANDOFF_SECONDS", 0.0)
     ran = []
     monkeypatch.setattr(executor_module, "run_parallel",
                         lambda *args: (ran.append(1), run_parallel(*args)))

@@ -87,6 +87,38 @@ def test_independent_expensive_branches_run_in_parallel(parallel_runs):
     assert parallel_runs == [1]
 
 
+def test_independent_branches_go_to_different_lanes():
+    program = _branches(192, 4)
+    plan = compile(program[0], ["x"], [v.name for v in program[2]])
+    lanes = plan.parallel.lanes(2)
+    matmuls = [[i for i in order if plan.nodes[i].type == "matmul"] for order in lanes.order]
+    assert [len(m) for m in matmuls] == [4, 4]  # two whole branches each
+    assert not any(lanes.waits[i] for order in matmuls for i in order)
+
+
+def test_a_failing_kernel_in_a_parallel_run_names_its_op(monkeypatch):
+    from sampan.executor import schedule_info
+    monkeypatch.setattr(schedule_info, "MIN_PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr(schedule_info, "MIN_SPEEDUP", 0.0)
+    monkeypatch.setattr(schedule_info, "HANDOFF_SECONDS", 0.0)
+
+    def body():
+        x = static.data("x", [4, 4], "float32")
+        index = static.data("i", [2], "int64")
+        return [sampan.gather(sampan.tanh(x), index).sum(), (x @ x).sum(), (x * 2).sum()]
+    main, startup, fetch = _build(body)
+    exe = Executor()
+    feed = {"x": np.ones((4, 4), "float32"), "i": np.array([0, 9])}
+    with pytest.raises(Exception, match="gather"):
+        exe.run(CompiledProgram(main, None, ExecutionStrategy(3)), feed=feed,
+                fetch_list=fetch)
+    feed["i"] = np.array([0, 3])
+    got = exe.run(CompiledProgram(main, None, ExecutionStrategy(3)), feed=feed,
+                  fetch_list=fetch)
+    np.testing.assert_allclose(got[0], np.tanh(1.0) * 8)
+    exe.close()
+
+
 @pytest.mark.parametrize("program, n", [(lambda: _chain(192, 6), 192),
                                         (lambda: _branches(8, 4), 8)])
 def test_chains_and_small_graphs_stay_sequential(program, n, parallel_runs):
