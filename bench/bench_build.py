@@ -11,6 +11,7 @@ the whole call beside them; `x2` is the growth of the total per doubling of the 
 `us/op` the CPU microseconds per forward op of a later call with backward (steady state).
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_build.py [N ...]   (not a test)
 """
+import gc
 import math
 import sys
 import time
@@ -65,7 +66,9 @@ class StageClock:
 
 
 def first_call(fn, args):
-    """({stage: CPU s}, total CPU s, wall s, op count) of the first call with backward."""
+    """({stage: CPU s}, total CPU s, wall s, op count) of the first call with backward
+    (the garbage of earlier workloads collected first, not during it)."""
+    gc.collect()
     with StageClock() as clock:
         wall, cpu = time.perf_counter(), time.process_time()
         fn(*args).backward()

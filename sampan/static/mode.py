@@ -19,7 +19,7 @@ from .program_state import default_main_program
 
 __all__ = ["StaticMode", "STATIC", "user_origin", "is_sampan_file", "constant_var",
            "register_origin_translator", "capturing_tensors", "is_capturing_tensors", "observing_arguments",
-           "outputs_named_after"]
+           "outputs_named_after", "quiet_while_recording"]
 
 _SAMPAN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRANSLATORS = []
@@ -127,6 +127,28 @@ def observing_arguments(observe):
         _OBSERVER.observe = previous
 
 
+class _QuietProfile(threading.local):
+    """Per thread: a profile function that need not see ops being recorded (to_static's
+    effect audit, which trusts sampan's own code), or None."""
+
+    hook = None
+
+
+_QUIET = _QuietProfile()
+
+
+@contextlib.contextmanager
+def quiet_while_recording(hook):
+    """Inside: while `hook` is this thread's profile function, recording an op runs
+    without it (tracing a large function makes millions of profile events there)."""
+    previous = _QUIET.hook
+    _QUIET.hook = hook
+    try:
+        yield
+    finally:
+        _QUIET.hook = previous
+
+
 class _LayerPrefix(threading.local):
     """Per thread: the unique name of the static layer being built (None: outside one)."""
 
@@ -206,6 +228,16 @@ class StaticMode:
 
     def run_op(self, op, tensors, attrs):
         """Infer output metas, create output Variables and append the Operator."""
+        hook = _QUIET.hook
+        if hook is not None and sys.getprofile() is hook:
+            sys.setprofile(None)
+            try:
+                return self._record(op, tensors, attrs)
+            finally:
+                sys.setprofile(hook)
+        return self._record(op, tensors, attrs)
+
+    def _record(self, op, tensors, attrs):
         if _OBSERVER.observe is not None:
             _OBSERVER.observe(tensors, attrs)
         like = _first_dtype(tensors)

@@ -22,11 +22,10 @@ import os
 import sys
 import sysconfig
 import types
-import weakref
 
 import numpy as np
 
-from ...static.mode import is_sampan_file
+from ...static.mode import is_sampan_file, quiet_while_recording
 from ..operators.arrays import ArrayList
 from ..operators.common import is_variable
 from ..pyct import origin
@@ -67,7 +66,7 @@ _LAYER_WRITERS = {"append", "extend", "insert", "update", "pop", "clear", "__set
                   "__delitem__", "add_sublayer", "add_parameter", "register_buffer",
                   "register_forward_pre_hook", "register_forward_post_hook"}
 
-_CODE_WRITES = weakref.WeakKeyDictionary()  # code -> its _Write sites
+_CODE_WRITES = {}  # code -> its _Write sites (code objects outside sampan that traces ran)
 _LIBRARY_DIRS = tuple({os.path.abspath(sysconfig.get_paths()[name]) + os.sep
                        for name in ("stdlib", "platstdlib", "purelib", "platlib")})
 _UNSEEN = object()  # an attribute not snapshotted before its write
@@ -337,10 +336,11 @@ class EffectAudit:
 
     def _on_call(self, frame):
         code = frame.f_code
-        if code.co_name in _LAYER_WRITERS and _own(frame):
-            caller = frame.f_back
-            if caller is not None and not _trusted(caller):
-                self._layer_write(frame, caller)
+        if is_sampan_file(code.co_filename):  # trusted: only a Layer changed by user code
+            if code.co_name in _LAYER_WRITERS:
+                caller = frame.f_back
+                if caller is not None and not _trusted(caller):
+                    self._layer_write(frame, caller)
             return
         if code.co_name in _NUMPY_WRITERS and code.co_filename.startswith(_NUMPY_DIR) \
                 and not _trusted(frame.f_back):
@@ -475,9 +475,11 @@ class EffectAudit:
             yield self
             return
         self._previous, self._installed = previous, True
-        sys.setprofile(self._event)
+        hook = self._event
+        sys.setprofile(hook)
         try:
-            yield self
+            with quiet_while_recording(hook):
+                yield self
         finally:
             sys.setprofile(previous)
             self._installed = False
