@@ -8,7 +8,8 @@ from .tensor.tensor_lists import tensor_list
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "slogdet", "solve", "cholesky",
            "qr", "svd", "eigh", "eigvalsh", "matrix_power", "pinv", "matrix_rank", "cond",
            "multi_dot", "lstsq", "cross", "triangular_solve", "cholesky_solve", "eig", "eigvals",
-           "lu", "lu_unpack", "cov", "corrcoef", "svdvals", "matrix_exp", "vecdot"]
+           "lu", "lu_unpack", "lu_solve", "householder_product", "cov", "corrcoef", "svdvals",
+           "matrix_exp", "vecdot"]
 
 inv = api.inv
 det = api.det
@@ -108,6 +109,66 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
         eye = api.eye(size, size, x.dtype)
         tri = api.add(api.multiply(tri, api.scale(eye, -1.0, 1.0)), eye)
     return api.solve(_transposed(tri) if transpose else tri, y)
+
+
+def _square_lu(lu, pivots, fn):
+    """Check `fn`'s packed LU [*, N, N] and pivots [*, N]; returns N."""
+    shape = list(lu.shape)
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(f"{fn}: argument 'lu' must be square matrices [*, N, N] from "
+                         f"paddle.linalg.lu, got shape {shape}")
+    if list(pivots.shape) != shape[:-1]:
+        raise ValueError(f"{fn}: argument 'pivots' must have shape {shape[:-1]} to go with "
+                         f"lu {shape}, got {list(pivots.shape)}")
+    return shape[-1]
+
+
+def lu_solve(b, lu, pivots, trans="N", name=None):
+    """The solution x [*, N, K] of A @ x = b (trans "N"), A^T @ x = b ("T") or A^H @ x = b
+    ("C"), where A = P @ L @ U is what `lu` packed into lu [*, N, N] and pivots [*, N].
+    Composed of the permutation, two triangular solves and a matmul, so b and lu have
+    gradients.
+
+    Example: ``x = paddle.linalg.lu_solve(b, *paddle.linalg.lu(a))`` solves a @ x = b."""
+    if trans not in ("N", "T", "C"):
+        raise ValueError(f"lu_solve: argument 'trans' must be 'N', 'T' or 'C', got {trans!r}")
+    n = _square_lu(lu, pivots, "lu_solve")
+    if len(b.shape) < 2 or b.shape[-2] != n:
+        raise ValueError(f"lu_solve: argument 'b' must be [*, {n}, K] to go with lu "
+                         f"{list(lu.shape)}, got shape {list(b.shape)}")
+    perm = api.lu_permutation(pivots, n, lu.dtype)
+    if trans == "N":  # L U x = P^T b
+        y = api.matmul(perm, b, True, False)
+        y = triangular_solve(lu, y, False, False, True)
+        return triangular_solve(lu, y, True, False, False)
+    packed = api.conj(lu) if trans == "C" else lu
+    y = triangular_solve(packed, b, True, True, False)   # U^T y = b
+    y = triangular_solve(packed, y, False, True, True)   # L^T z = y
+    return api.matmul(perm, y)
+
+
+def householder_product(x, tau, name=None):
+    """The first N columns of H_1 @ H_2 @ ... @ H_K for x [*, M, N] and tau [*, K] (K <= N <=
+    M), H_i = I - tau_i v_i v_i^H with v_i = (0, ..., 0, 1, x[i+1:, i]): the Q of a
+    Householder QR (LAPACK's orgqr). x is not changed; composed of matmuls, so x and tau
+    have gradients."""
+    shape = list(x.shape)
+    if len(shape) < 2 or len(tau.shape) < 1 or not shape[-2] >= shape[-1] >= tau.shape[-1]:
+        raise ValueError(f"householder_product: x must be [*, M, N] with M >= N and tau "
+                         f"[*, K] with K <= N, got x {shape} and tau {list(tau.shape)}")
+    if list(tau.shape[:-1]) != shape[:-2]:
+        raise ValueError(f"householder_product: tau's batch dims {list(tau.shape[:-1])} must "
+                         f"be x's {shape[:-2]}")
+    m, n = shape[-2:]
+    q = api.add(api.full_like(x[..., :, :1], 0.0), api.eye(m, m, x.dtype))  # [*, M, M]
+    for i in range(tau.shape[-1]):
+        below = x[..., i + 1:, i:i + 1]
+        unit = api.full_like(x[..., :1, :1], 1.0)
+        parts = [api.full_like(x[..., :i, :1], 0.0), unit, below] if i else [unit, below]
+        v = api.concat(parts, -2)  # [*, M, 1]
+        step = api.matmul(api.matmul(q, v), api.conj(v), False, True)
+        q = api.subtract(q, api.multiply(step, tau[..., i:i + 1, None]))
+    return q[..., :, :n]
 
 
 def cholesky_solve(x, y, upper=False, name=None):
