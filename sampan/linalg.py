@@ -2,6 +2,7 @@
 from .ops._generated import api
 from .tensor.extra import cross, matrix_norm, norm, vector_norm
 from .tensor.aliases import vecdot
+from .tensor.creation import randn
 from .tensor.linalg import corrcoef, cov, eig, eigvals, lu, lu_unpack, matrix_exp, svdvals
 from .tensor.tensor_lists import tensor_list
 
@@ -9,7 +10,7 @@ __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "slogdet", "solve
            "qr", "svd", "eigh", "eigvalsh", "matrix_power", "pinv", "matrix_rank", "cond",
            "multi_dot", "lstsq", "cross", "triangular_solve", "cholesky_solve", "eig", "eigvals",
            "lu", "lu_unpack", "lu_solve", "householder_product", "cov", "corrcoef", "svdvals",
-           "matrix_exp", "vecdot"]
+           "matrix_exp", "vecdot", "svd_lowrank", "pca_lowrank"]
 
 inv = api.inv
 det = api.det
@@ -38,6 +39,57 @@ def solve(x, y, left=True, name=None):
 def svd(x, full_matrices=False, name=None):
     """(u, s, vh) with x = u @ diag(s) @ vh."""
     return api.svd(x, full_matrices)
+
+
+def _adjoint(x):
+    """The conjugate transpose of the last two axes."""
+    axes = [*range(len(x.shape) - 2), len(x.shape) - 1, len(x.shape) - 2]
+    return api.transpose(api.conj(x), axes)
+
+
+def _range_basis(a, q, niter):
+    """An orthonormal basis [*, M, q] nearly spanning the top-q range of a [*, M, N]: a
+    Gaussian sketch, then `niter` rounds of power iteration re-orthonormalised by QR
+    (Halko, Martinsson and Tropp's randomized range finder)."""
+    sketch = randn([*a.shape[:-2], a.shape[-1], q], dtype=a.dtype)
+    basis = api.qr(api.matmul(a, sketch), "reduced")[0]
+    for _ in range(niter):
+        basis = api.qr(api.matmul(_adjoint(a), basis), "reduced")[0]
+        basis = api.qr(api.matmul(a, basis), "reduced")[0]
+    return basis
+
+
+def svd_lowrank(x, q=None, niter=2, M=None, name=None):  # noqa: N803 - Paddle's name
+    """(U [*, M, q], S [*, q], V [*, N, q]) with x - M ≈ U @ diag(S) @ V^H, for x [*, M, N] of
+    rank about q (default 6) or less: a randomized range finder with `niter` power
+    iterations, then the SVD of the small projected matrix. Random (paddle.seed fixes it);
+    composed of matmul, qr and svd, so it has gradients."""
+    if len(x.shape) < 2:
+        raise ValueError(f"svd_lowrank: x must be [*, M, N], got shape {list(x.shape)}")
+    q = 6 if q is None else q
+    rows, cols = x.shape[-2:]
+    if not 0 < q <= min(rows, cols):
+        raise ValueError(f"svd_lowrank: q must be in [1, {min(rows, cols)}] for x of shape "
+                         f"{list(x.shape)}, got {q}")
+    a = x if M is None else api.subtract(x, M)
+    if rows < cols:  # sketch the smaller side: work on a^H and swap the factors back
+        v, s, u = svd_lowrank(_adjoint(a), q, niter)
+        return u, s, v
+    basis = _range_basis(a, q, niter)
+    u, s, vh = api.svd(api.matmul(_adjoint(basis), a), False)
+    return api.matmul(basis, u), s, _adjoint(vh)
+
+
+def pca_lowrank(x, q=None, center=True, niter=2, name=None):
+    """(U, S, V) of svd_lowrank on x [*, M, N] centred over its rows (when `center`): V's
+    columns are the principal directions, S**2 / (M - 1) the variances. q defaults to
+    min(6, M, N)."""
+    if len(x.shape) < 2:
+        raise ValueError(f"pca_lowrank: x must be [*, M, N], got shape {list(x.shape)}")
+    q = min(6, *x.shape[-2:]) if q is None else q
+    if center:
+        x = api.subtract(x, api.mean(x, [-2], True))
+    return svd_lowrank(x, q, niter)
 
 
 def eigvalsh(x, UPLO="L", name=None):  # noqa: N803 - Paddle's name
