@@ -138,6 +138,8 @@ CASES.update({
     "TripletMarginWithDistanceLoss": (lambda: nn.TripletMarginWithDistanceLoss(),
                                       lambda n: [f(n, 3), f(n, 3), f(n, 3)]),
     "HSigmoidLoss": (lambda: nn.HSigmoidLoss(4, 5), lambda n: [f(n, 4), i(n, 1)]),
+    "AdaptiveLogSoftmaxWithLoss": (lambda: nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2, 4]),
+                                   lambda n: [f(n, 4), i(n)]),
     "CTCLoss": (lambda: nn.CTCLoss(), lambda n: [f(5, n, 3), i(n, 2, value=1, dtype="int32"),
                                                  i(n, value=5), i(n, value=2)]),
 })

@@ -1,5 +1,6 @@
 """paddle.nn.functional: stateless network functions built from registry ops."""
 from .activation import *  # noqa: F401,F403
+from .adaptive_softmax import adaptive_log_softmax_with_loss  # noqa: F401
 from .common import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .distance import pairwise_distance, pdist  # noqa: F401

@@ -1,5 +1,6 @@
 """Layer classes of paddle.nn."""
 from .activation import *  # noqa: F401,F403
+from .adaptive_softmax import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
