@@ -61,3 +61,11 @@ _lazy_exports(globals(), {
                 "is_compiled_with_custom_device", "get_cudnn_version", "get_default_device",
                 "set_default_device"],
 })
+
+# Paddle's constants and dtype aliases, bound last: `float` here is a dtype (as in Paddle,
+# whose `from paddle import *` exports these too)
+import math as _math  # noqa: E402
+
+e, inf, nan, pi, newaxis = _math.e, _math.inf, _math.nan, _math.pi, None
+float, double, half = float32, float64, float16  # noqa: A001
+cfloat, cdouble = complex64, complex128

@@ -10,7 +10,8 @@ __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "slogdet", "solve
            "qr", "svd", "eigh", "eigvalsh", "matrix_power", "pinv", "matrix_rank", "cond",
            "multi_dot", "lstsq", "cross", "triangular_solve", "cholesky_solve", "eig", "eigvals",
            "lu", "lu_unpack", "lu_solve", "householder_product", "cov", "corrcoef", "svdvals",
-           "matrix_exp", "vecdot", "svd_lowrank", "pca_lowrank"]
+           "matrix_exp", "vecdot", "svd_lowrank", "pca_lowrank", "cholesky_inverse",
+           "matrix_transpose", "matmul", "diagonal"]
 
 inv = api.inv
 det = api.det
@@ -221,6 +222,29 @@ def householder_product(x, tau, name=None):
         step = api.matmul(api.matmul(q, v), api.conj(v), False, True)
         q = api.subtract(q, api.multiply(step, tau[..., i:i + 1, None]))
     return q[..., :, :n]
+
+
+def cholesky_inverse(x, upper=False, name=None):
+    """The inverse of A from its Cholesky factor x [*, N, N] (A = x x^T, or x^T x when
+    `upper`): cholesky_solve of the identity, so it has a gradient."""
+    if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"cholesky_inverse: x must be square matrices [*, N, N], got shape "
+                         f"{list(x.shape)}")
+    n = x.shape[-1]
+    identity = api.add(api.full_like(x, 0.0), api.eye(n, n, x.dtype))
+    return cholesky_solve(identity, x, upper)
+
+
+def matrix_transpose(x, name=None):
+    """x with its last two axes swapped."""
+    if len(x.shape) < 2:
+        raise ValueError(f"matrix_transpose: x needs at least 2 dims, got shape "
+                         f"{list(x.shape)}")
+    return api.transpose(x, [*range(len(x.shape) - 2), len(x.shape) - 1, len(x.shape) - 2])
+
+
+matmul = api.matmul
+diagonal = api.diagonal
 
 
 def cholesky_solve(x, y, upper=False, name=None):

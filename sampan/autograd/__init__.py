@@ -1,14 +1,17 @@
 """`paddle.autograd`: custom differentiable functions (PyLayer), backward(), grad(), and
 lazily evaluated Jacobian / Hessian matrices."""
 from ..eager.autograd import grad, run_backward
-from ..eager.grad_mode import no_grad
+from ..eager.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ..eager.tensor import Tensor
 from .functional import Hessian, Jacobian, hessian, jacobian
 from .py_layer import PyLayer, PyLayerContext, PyLayerMeta
 from .saved_tensors_hooks import saved_tensors_hooks
 
-__all__ = ["PyLayer", "PyLayerContext", "PyLayerMeta", "backward", "grad", "no_grad",
-           "jacobian", "hessian", "Jacobian", "Hessian", "saved_tensors_hooks"]
+__all__ = ["PyLayer", "PyLayerContext", "PyLayerMeta", "Function", "backward", "grad",
+           "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled", "jacobian",
+           "hessian", "Jacobian", "Hessian", "saved_tensors_hooks"]
+
+Function = PyLayer  # Paddle's alias: a custom differentiable function
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False):
