@@ -14,8 +14,8 @@ from ...tensor.axes import axes_in_range
 from ...tensor.inplace import write_inplace
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-           "feature_alpha_dropout", "embedding", "one_hot", "pad", "zeropad2d", "normalize",
-           "cosine_similarity"]
+           "feature_alpha_dropout", "embedding", "embedding_renorm_", "one_hot", "pad",
+           "zeropad2d", "normalize", "cosine_similarity"]
 
 
 def linear(x, weight, bias=None, name=None):
@@ -148,6 +148,14 @@ def _renormalize_rows(x, weight, max_norm, norm_type):
         updated = weight.numpy().copy()
         updated[ids] = rows * scale[:, None]
         weight._set_data(updated)
+
+
+def embedding_renorm_(x, weight, max_norm, norm_type=2.0):
+    """Rescale, in place, each row of `weight` that the ids in x look up whose
+    norm_type-norm exceeds max_norm (to max_norm / (norm + 1e-7) times itself, as
+    embedding's max_norm does); returns weight. Eager only."""
+    _renormalize_rows(x, weight, float(max_norm), float(norm_type))
+    return weight
 
 
 def _gradient_by_inverse_frequency(x, out):

@@ -1,10 +1,11 @@
-"""batch_norm, layer_norm, group_norm (registry ops); instance_norm and
-local_response_norm (composed)."""
+"""batch_norm, layer_norm, group_norm (registry ops); instance_norm, local_response_norm
+and rms_norm (composed)."""
 from ...eager.grad_mode import no_grad
 from ...eager.tensor import Tensor
 from ...ops._generated import api
 
-__all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm"]
+__all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm",
+           "rms_norm"]
 
 
 def _moments(x, axes):
@@ -61,16 +62,31 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     return api.layer_norm(x, flat[0], flat[1], epsilon, len(x.shape) - len(trailing))
 
 
-def _checked_trailing(x, normalized_shape):
+def _checked_trailing(x, normalized_shape, fn="layer_norm"):
     """normalized_shape as a list, after checking it matches x's trailing dims (a -1 dim of
     a static Variable matches any size): a mismatch raises ValueError, as in Paddle."""
     dims = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     shape = list(x.shape)
     tail = shape[len(shape) - len(dims):] if len(dims) <= len(shape) else None
     if tail is None or any(d != n and d != -1 for d, n in zip(tail, dims)):
-        raise ValueError(f"layer_norm: normalized_shape {dims} must equal the last "
+        raise ValueError(f"{fn}: normalized_shape {dims} must equal the last "
                          f"{len(dims)} dims of x, but x has shape {shape}")
     return dims
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=1e-05, name=None):  # noqa: A002
+    """(out, invvar): input divided by its root mean square over the trailing
+    `normalized_shape` dims (eps added to the mean square), times weight; invvar [rows] holds
+    the reciprocal root mean squares, rows being the leading dims flattened. Composed, so it
+    has gradients and runs on CPU (Paddle 3.3.1 has only a GPU kernel)."""
+    dims = _checked_trailing(input, normalized_shape, "rms_norm")
+    rank = len(input.shape)
+    axes = list(range(rank - len(dims), rank))
+    inverse = api.rsqrt(api.scale(api.mean(api.square(input), axes, True), 1.0, eps))
+    out = api.multiply(input, inverse)
+    if weight is not None:
+        out = api.multiply(out, api.reshape(weight, dims))
+    return out, api.reshape(inverse, [-1])
 
 
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
