@@ -174,7 +174,7 @@ class SegmentBuilder:
         """Put back what the segments run so far changed (state tensors, the random
         generator), so the call can run eagerly from the start; False when the trace's
         Python changed objects outside it (running it again would repeat that)."""
-        if self.audit.effects or self.audit.changed or self.audit.pending:
+        if self.audit.effects or self.audit.changed_outside or self.audit.pending:
             return False
         for tensor, data in self.overwritten.values():
             tensor._set_data(data)

@@ -212,8 +212,8 @@ class SegmentedCalls:
             self.eager[key] = str(exc).split("\n")[0], []
             return self._run_eagerly(self.eager[key], args, kwargs)
         outputs, steps = done
-        replace_variables(builder.audit.changed, builder.values)
-        write_back_arguments((args, kwargs), traced[5], builder.audit.changed, builder.values)
+        replace_variables(builder.audit.changed_outside, builder.values)
+        write_back_arguments((args, kwargs), traced[5], builder.audit.changed_outside, builder.values)
         store_values(fn._instance, builder.values, fn._fn.__qualname__)
         fn._cache.forget_last()
         self.last_breaks = [step.where for step in steps if isinstance(step, (Cut, EagerCall))]

@@ -309,7 +309,7 @@ class EffectAudit:
 
     def __init__(self):
         self.effects, self._previous, self._installed = [], None, False
-        self.changed = []  # objects outside the trace that its Python changed (settled)
+        self.changed_outside = []  # objects outside the trace its Python changed (settled)
         self._held = {}     # id -> object a write changed (kept alive until settled)
         self._changed = {}  # (id, attribute or None) -> (value before or _UNSEEN, site)
         self._returning = {}  # id(frame) -> writes to resolve when that frame returns
@@ -399,7 +399,7 @@ class EffectAudit:
         `outputs`: an effect unless the object is reachable only from the trace, or its
         attribute ends as it began or holds a Variable each run refreshes (an attribute of
         an object in `refreshed`, see stored_tensors). The objects judged changed stay in
-        `changed`."""
+        `changed_outside`."""
         changed = []
         for (key, attr), (before, site) in self._changed.items():
             if attr is not None and before is not _UNSEEN:
@@ -412,7 +412,7 @@ class EffectAudit:
         for key, site in changed:
             if key in outside:
                 self._record(*site)
-        self.changed = [self._held[key] for key in outside]
+        self.changed_outside = [self._held[key] for key in outside]
         self._held, self._changed, self._returning = {}, {}, {}
 
     def _reachable_from_outside(self, outputs):
@@ -436,15 +436,13 @@ class EffectAudit:
                 outside.update(id(r) for r in gc.get_referents(referrer)
                                if id(r) in suspects)
         # what an outside object holds is outside too
-        grown = True
-        while grown:
-            grown = False
-            for key in suspects - outside:
-                for holder in outside:
-                    if any(r is held[key] for r in _contents(held.get(holder))):
-                        outside.add(key)
-                        grown = True
-                        break
+        queue = list(outside)
+        while queue:
+            for item in _contents(held[queue.pop()]):
+                key = id(item)
+                if key in suspects and key not in outside and held[key] is item:
+                    outside.add(key)
+                    queue.append(key)
         return outside
 
     @property
@@ -499,9 +497,7 @@ class EffectAudit:
 
 
 def _contents(obj):
-    """The objects `obj` refers to (its items, attributes), or () for None."""
-    if obj is None:
-        return ()
+    """The objects `obj` refers to (its items, attributes)."""
     found = gc.get_referents(obj)
     attributes = getattr(obj, "__dict__", None)
     if isinstance(attributes, dict):
