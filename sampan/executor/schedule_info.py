@@ -55,13 +55,17 @@ class Lanes:
         lane_of, finish, free_at = [], [], [0.0] * workers
         for i, ps in enumerate(preds):
             ready = max((finish[p] for p in ps), default=0.0)
+
+            def start_on(k):
+                """When instruction i can start on lane k: once the lane is free and its
+                inputs are ready (a hand-off later if one comes from another lane)."""
+                handoff = HANDOFF_SECONDS if any(lane_of[p] != k for p in ps) else 0.0
+                return max(free_at[k], ready + handoff)
             if cheap[i] and ps:
                 lane = lane_of[max(ps, key=finish.__getitem__)]
             else:
-                lane = min(range(workers), key=lambda k: max(ready + HANDOFF_SECONDS * any(
-                    lane_of[p] != k for p in ps), free_at[k]))
-            start = max(free_at[lane], ready + HANDOFF_SECONDS * any(lane_of[p] != lane
-                                                                     for p in ps))
+                lane = min(range(workers), key=start_on)
+            start = start_on(lane)
             lane_of.append(lane)
             finish.append(start + seconds[i])
             free_at[lane] = finish[-1]
