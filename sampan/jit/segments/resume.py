@@ -11,6 +11,7 @@ import weakref
 from ...nn.layer.layers import Layer
 from ...static.mode import is_sampan_file
 from ..operators.common import Undefined, is_variable
+from ..partial_program import leaves
 from ..pyct import anno, loader, origin, source
 
 __all__ = ["ResumePoint", "resume_point"]
@@ -46,16 +47,7 @@ class ResumePoint:
     @property
     def reads(self):
         """Names of the Variables among the locals (outputs the segments must keep)."""
-        found, stack = [], list(self.values)
-        while stack:
-            value = stack.pop()
-            if is_variable(value):
-                found.append(value.name)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(value)
-            elif isinstance(value, dict):
-                stack.extend(value.values())
-        return found
+        return [v.name for v in leaves(self.values) if is_variable(v)]
 
     def tail(self):
         """The function from statement `index` on, taking the locals as arguments (made once;
