@@ -14,7 +14,6 @@ from ..core.gc_pause import gc_paused
 from ..eager.grad_mode import STATE as GRAD_STATE, enable_grad
 from ..eager.tensor import Tensor
 from ..nn.layer.layers import Layer
-from ..static.control_flow.nest import rebuilt
 from ..static.framework import Program
 from ..static.mode import STATIC, capturing_tensors
 from . import log, operators, pipeline, report
@@ -233,15 +232,7 @@ def _static_state(layer, block):
 def _arrays_as_variables(outputs):
     """`outputs` with each list a Tensor loop built (an ArrayList) as its array Variable,
     which a call returns as a list of Tensors."""
-    if isinstance(outputs, ArrayList):
-        return outputs.var
-    if isinstance(outputs, (list, tuple)):
-        items = [_arrays_as_variables(v) for v in outputs]
-        return outputs if all(a is b for a, b in zip(items, outputs)) else rebuilt(outputs,
-                                                                                    items)
-    if isinstance(outputs, dict):
-        return {k: _arrays_as_variables(v) for k, v in outputs.items()}
-    return outputs
+    return map_tensors(lambda array: array.var, outputs, (ArrayList,))
 
 
 def _check_outputs(outputs):
